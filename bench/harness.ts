@@ -1,0 +1,119 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Benchmark helper: runs a case and its baseline alternately, several rounds in one process,
+ * so both see the same machine noise; reports medians and their ratio.
+ *
+ * A round runs a function that performs `operations` units of work (records, requests…) and
+ * returns how many it did; the harness times it. Throughput compares operations per second
+ * (higher is better, ratio = ours / baseline); a `lowerIsBetter` comparison takes latencies
+ * in milliseconds returned by the functions instead (ratio = ours / baseline, lower is better).
+ */
+
+export interface ThroughputComparison {
+  /** The benchmark's name: the first word of its line and the results file name. */
+  readonly name: string;
+  /** Rounds of each side (default 5). A warm-up round of each runs first and is discarded. */
+  readonly rounds?: number;
+  /** Unit of work, for the JSON results (default `ops`). */
+  readonly unit?: string;
+  /** Our implementation: performs some work and returns how many units it did. */
+  readonly ours: () => Promise<number>;
+  /** The raw client doing the same work: returns how many units it did. */
+  readonly baseline: () => Promise<number>;
+}
+
+export interface ThroughputResult {
+  readonly name: string;
+  readonly unit: string;
+  readonly rounds: number;
+  readonly ours: { readonly perSecond: number[]; readonly median: number };
+  readonly baseline: { readonly perSecond: number[]; readonly median: number };
+  readonly ratio: number;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The `p`-th percentile (0..100) by nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+function formatRate(value: number): string {
+  return value >= 100 ? String(Math.round(value)) : value.toFixed(2);
+}
+
+/** The line every benchmark prints: `<name>: ratio=<x> ours=<n>/s baseline=<n>/s`. */
+export function ratioLine(name: string, ours: number, baseline: number): string {
+  const ratio = baseline === 0 ? Number.NaN : ours / baseline;
+  return `${name}: ratio=${ratio.toFixed(2)} ours=${formatRate(ours)}/s baseline=${formatRate(baseline)}/s`;
+}
+
+/** The line for a lower-is-better figure (latency in ms). */
+export function lowerIsBetterLine(
+  name: string,
+  ours: number,
+  baseline: number,
+  unit = 'ms',
+): string {
+  const ratio = baseline === 0 ? Number.NaN : ours / baseline;
+  return `${name}: ratio=${ratio.toFixed(2)} ours=${ours.toFixed(2)}${unit} baseline=${baseline.toFixed(2)}${unit} (lower is better)`;
+}
+
+async function timed(work: () => Promise<number>): Promise<number> {
+  const started = process.hrtime.bigint();
+  const operations = await work();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return operations / seconds;
+}
+
+/** Alternates `ours` and `baseline` for `rounds` rounds, prints the ratio line, saves JSON. */
+export async function compareThroughput(spec: ThroughputComparison): Promise<ThroughputResult> {
+  const rounds = spec.rounds ?? 5;
+  await spec.baseline();
+  await spec.ours();
+  const ours: number[] = [];
+  const baseline: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    // Alternate which side goes first so neither always runs on a warmer machine.
+    if (round % 2 === 0) {
+      baseline.push(await timed(spec.baseline));
+      ours.push(await timed(spec.ours));
+    } else {
+      ours.push(await timed(spec.ours));
+      baseline.push(await timed(spec.baseline));
+    }
+  }
+  const result: ThroughputResult = {
+    name: spec.name,
+    unit: spec.unit ?? 'ops',
+    rounds,
+    ours: { perSecond: ours, median: median(ours) },
+    baseline: { perSecond: baseline, median: median(baseline) },
+    ratio: median(ours) / median(baseline),
+  };
+  console.log(ratioLine(spec.name, result.ours.median, result.baseline.median));
+  await saveResult(spec.name, result);
+  return result;
+}
+
+const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+
+/** Writes `bench/results/<name>.json` (git-ignored; copy into a release's notes to keep). */
+export async function saveResult(name: string, result: unknown): Promise<void> {
+  await mkdir(resultsDir, { recursive: true });
+  const body = { name, measuredAt: new Date().toISOString(), node: process.version, result };
+  await writeFile(join(resultsDir, `${name}.json`), `${JSON.stringify(body, null, 2)}\n`);
+}

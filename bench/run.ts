@@ -1,0 +1,52 @@
+import { readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BenchServices } from './services.js';
+
+/**
+ * `npm run bench` runs every `bench/*.bench.ts`; `npm run bench -- <name> [<name>…]` runs the
+ * named ones (file name without `.bench.ts`). Each file exports
+ * `run(services: BenchServices): Promise<void>` and prints its own ratio lines.
+ */
+export interface BenchModule {
+  run(services: BenchServices): Promise<void>;
+}
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const available = (await readdir(benchDir))
+    .filter((file) => file.endsWith('.bench.ts'))
+    .map((file) => file.slice(0, -'.bench.ts'.length))
+    .sort();
+  const unknown = wanted.filter((name) => !available.includes(name));
+  if (unknown.length > 0) {
+    console.error(
+      `unknown benchmark(s): ${unknown.join(', ')}; available: ${available.join(', ')}`,
+    );
+    return 2;
+  }
+  const selected = wanted.length > 0 ? wanted : available;
+  const services = new BenchServices();
+  let failures = 0;
+  try {
+    for (const name of selected) {
+      console.log(`# ${name}`);
+      const module = (await import(
+        pathToFileURL(`${benchDir}/${name}.bench.ts`).href
+      )) as BenchModule;
+      try {
+        await module.run(services);
+      } catch (error) {
+        failures += 1;
+        console.error(`${name}: failed: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+    }
+  } finally {
+    await services.close();
+  }
+  return failures === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

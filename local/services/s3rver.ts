@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+/** An S3-compatible server (s3rver) running in this process. */
+export interface RunningS3 {
+  /** `http://127.0.0.1:<port>`; use with `forcePathStyle: true`. */
+  readonly endpoint: string;
+  /** The credentials s3rver accepts. */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  close(): Promise<void>;
+}
+
+export interface S3rverStartOptions {
+  /** Keep objects in this folder; a temporary folder, removed on close, when absent. */
+  readonly directory?: string;
+  readonly port?: number;
+}
+
+/** Starts s3rver on loopback with strict SigV4 checking. */
+export async function startS3rver(options: S3rverStartOptions = {}): Promise<RunningS3> {
+  const temporary = options.directory === undefined;
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'sc-s3rver-')));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    directory,
+    silent: true,
+  });
+  const address = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    close: async () => {
+      await server.close();
+      if (temporary) await rm(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * `npm run build` (after the type-check): one tree-shaken, minified ESM bundle per Lambda
+ * function, `functions/<name>/handler.ts` → `dist/functions/<name>/index.mjs`, with a source
+ * map. The AWS SDK v3 stays external: the Lambda Node.js runtime ships it. Prints each size
+ * and fails when a bundle exceeds the 1.5 MB budget.
+ */
+const budgetBytes = 1.5 * 1024 * 1024;
+const root = process.cwd();
+
+async function entryPoints(): Promise<string[]> {
+  const dirs = await readdir(join(root, 'functions'), { withFileTypes: true });
+  const names: string[] = [];
+  for (const dir of dirs) {
+    if (!dir.isDirectory() || dir.name.startsWith('_')) continue;
+    const handler = join(root, 'functions', dir.name, 'handler.ts');
+    if (
+      await stat(handler).then(
+        () => true,
+        () => false,
+      )
+    )
+      names.push(dir.name);
+  }
+  return names.sort();
+}
+
+async function main(): Promise<number> {
+  const names = await entryPoints();
+  if (names.length === 0) {
+    console.log('build: no functions/<name>/handler.ts entry points yet');
+    return 0;
+  }
+  let overBudget = 0;
+  for (const name of names) {
+    const outfile = join(root, 'dist', 'functions', name, 'index.mjs');
+    const result = await build({
+      entryPoints: [join(root, 'functions', name, 'handler.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: 'node22',
+      format: 'esm',
+      minify: true,
+      treeShaking: true,
+      sourcemap: true,
+      external: ['@aws-sdk/*'],
+      // kafkajs and other CommonJS dependencies call require(); give the ESM bundle one.
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+      metafile: true,
+      logLevel: 'warning',
+    });
+    const bytes = Object.entries(result.metafile.outputs)
+      .filter(([path]) => !path.endsWith('.map'))
+      .reduce((sum, [, output]) => sum + output.bytes, 0);
+    const flag = bytes > budgetBytes ? '  OVER the 1.5 MB budget' : '';
+    if (flag) overBudget += 1;
+    console.log(`build: ${name.padEnd(14)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${flag}`);
+  }
+  return overBudget === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Starts the pinned single-node KRaft broker (combined broker + controller) on loopback and
+# waits until it serves requests. Running it while the broker is up is harmless.
+# Settings: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1), KAFKA_HEAP (1G),
+# KAFKA_START_TIMEOUT seconds (120).
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+pid="$(kafka_running_pid)"
+if [ -n "$pid" ]; then
+  port="$(cat "$KAFKA_HOME_DIR/broker.port" 2>/dev/null || echo "$KAFKA_PORT")"
+  kafka_log "already running (pid $pid) on 127.0.0.1:$port"
+  echo "127.0.0.1:$port"
+  exit 0
+fi
+
+JAVA="$(kafka_find_java)"
+bash "$KAFKA_SCRIPTS_DIR/fetch.sh"
+
+if kafka_port_open "$KAFKA_PORT"; then
+  kafka_log "port $KAFKA_PORT is taken by another process; set KAFKA_PORT to a free port, or KAFKA_BROKERS to use that broker"
+  exit 1
+fi
+
+mkdir -p "$KAFKA_DATA_DIR" "$KAFKA_LOG_DIR"
+CONFIG="$KAFKA_HOME_DIR/server.properties"
+cat >"$CONFIG" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$KAFKA_DATA_DIR
+num.partitions=1
+auto.create.topics.enable=true
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=10
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+log.retention.hours=24
+log.segment.bytes=67108864
+PROPS
+
+CLASSPATH_ARG="$KAFKA_LIB_DIR/*"
+if [ ! -f "$KAFKA_DATA_DIR/meta.properties" ]; then
+  cluster_id="$("$JAVA" -cp "$CLASSPATH_ARG" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
+  kafka_log "formatting KRaft storage (cluster $cluster_id)"
+  "$JAVA" -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" -Dkafka.logs.dir="$KAFKA_LOG_DIR" \
+    -cp "$CLASSPATH_ARG" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_LOG_DIR/format.log" 2>&1 || {
+    cat "$KAFKA_LOG_DIR/format.log" >&2
+    exit 1
+  }
+fi
+
+kafka_log "starting Apache Kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT"
+: >"$KAFKA_LOG_DIR/stdout.log"
+start_mark="$(wc -l <"$KAFKA_LOG_DIR/server.log" 2>/dev/null || echo 0)"
+nohup "$JAVA" -Xms256m -Xmx"$KAFKA_HEAP" -XX:+UseG1GC -Djava.awt.headless=true \
+  -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" -Dkafka.logs.dir="$KAFKA_LOG_DIR" \
+  -cp "$CLASSPATH_ARG" kafka.Kafka "$CONFIG" >"$KAFKA_LOG_DIR/stdout.log" 2>&1 </dev/null &
+pid=$!
+echo "$pid" >"$KAFKA_PID_FILE"
+echo "$KAFKA_PORT" >"$KAFKA_HOME_DIR/broker.port"
+
+deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-120}))
+while :; do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    kafka_log "the broker exited during start-up; last lines of its logs:"
+    tail -n 30 "$KAFKA_LOG_DIR/stdout.log" "$KAFKA_LOG_DIR/server.log" >&2 2>/dev/null || true
+    rm -f "$KAFKA_PID_FILE"
+    exit 1
+  fi
+  if kafka_port_open "$KAFKA_PORT" &&
+    tail -n +"$((start_mark + 1))" "$KAFKA_LOG_DIR/server.log" 2>/dev/null | grep -q 'Kafka Server started'; then
+    break
+  fi
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    kafka_log "the broker did not become ready in ${KAFKA_START_TIMEOUT:-120}s; see $KAFKA_LOG_DIR/server.log"
+    exit 1
+  fi
+  sleep 0.5
+done
+kafka_log "ready (pid $pid) on 127.0.0.1:$KAFKA_PORT"
+echo "127.0.0.1:$KAFKA_PORT"

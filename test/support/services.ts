@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { Kafka, logLevel } from 'kafkajs';
+import { inject } from 'vitest';
+
+/** Test-scoped credentials and region for the local AWS-compatible servers. */
+const region = 'us-east-1';
+
+/**
+ * A name no other test (in this run or an earlier one against the same broker) uses:
+ * `<prefix>-<random>`. Topic, table, bucket and group names in integration tests come from here.
+ */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A kafkajs client for the test broker. */
+export function testKafka(clientId = uniqueName('test')): Kafka {
+  return new Kafka({
+    clientId,
+    brokers: inject('kafkaBrokers'),
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 8, initialRetryTime: 100 },
+  });
+}
+
+/** A DynamoDB client for dynalite. */
+export function testDynamo(): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint: inject('dynamoEndpoint'),
+    region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+/** An S3 client for s3rver (path-style addressing). */
+export function testS3(): S3Client {
+  return new S3Client({
+    endpoint: inject('s3Endpoint'),
+    region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+}

@@ -8,7 +8,8 @@ module.exports = {
   forbidden: [
     {
       name: 'connect-is-pure',
-      comment: 'shared/connect is the plugin API: it imports nothing outside itself, not even node:*',
+      comment:
+        'shared/connect is the plugin API: it imports nothing outside itself, not even node:*',
       severity: 'error',
       from: { path: '^shared/connect/' },
       to: { pathNot: '^shared/connect/' },
@@ -22,7 +23,8 @@ module.exports = {
     },
     {
       name: 'runtime-over-ports',
-      comment: 'shared/runtime imports connect and ports (and node built-ins), never adapters or SDKs',
+      comment:
+        'shared/runtime imports connect and ports (and node built-ins), never adapters or SDKs',
       severity: 'error',
       from: { path: '^shared/runtime/' },
       to: { pathNot: '^(shared/(runtime|ports|connect)/|node:)', dependencyTypesNot: ['core'] },
@@ -32,11 +34,15 @@ module.exports = {
       comment: 'shared/control-plane imports runtime, ports and connect only',
       severity: 'error',
       from: { path: '^shared/control-plane/' },
-      to: { pathNot: '^shared/(control-plane|runtime|ports|connect)/', dependencyTypesNot: ['core'] },
+      to: {
+        pathNot: '^shared/(control-plane|runtime|ports|connect)/',
+        dependencyTypesNot: ['core'],
+      },
     },
     {
       name: 'adapters-stay-in-their-lane',
-      comment: 'an adapter imports ports, connect, its own folder and its SDK; never another adapter or the runtime',
+      comment:
+        'an adapter imports ports, connect, its own folder and its SDK; never another adapter or the runtime',
       severity: 'error',
       from: { path: '^shared/adapters/([^/]+)/' },
       to: { path: '^shared/(adapters/(?!$1/)|runtime/|control-plane/|plugins/)' },
@@ -75,6 +81,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

@@ -14,6 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
           environment: 'node',
         },
       },
@@ -21,6 +22,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.int.test.ts'],
+          // Runs after the unit project, with its own worker limit.
+          sequence: { groupOrder: 1 },
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,

@@ -1,0 +1,80 @@
+import { ConnectError, FencedError, RetriableError } from '../../connect/errors.js';
+import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
+
+/** Broker error codes that mean a newer producer owns the transactional id. */
+const fencingTypes = new Set([
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+  'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+  'INVALID_PRODUCER_ID_MAPPING',
+]);
+
+/** kafkajs error names whose request may have reached the broker without an answer coming back. */
+const lostAnswerNames = new Set([
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSNumberOfRetriesExceeded',
+]);
+
+interface KafkaJsErrorLike {
+  name?: string;
+  type?: string;
+  message?: string;
+  retriable?: boolean;
+  cause?: unknown;
+  originalError?: unknown;
+}
+
+function asLike(error: unknown): KafkaJsErrorLike {
+  return typeof error === 'object' && error !== null ? (error as KafkaJsErrorLike) : {};
+}
+
+/** The chain of errors kafkajs wraps (NumberOfRetriesExceeded → originalError, NonRetriable → cause). */
+function chain(error: unknown): KafkaJsErrorLike[] {
+  const out: KafkaJsErrorLike[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && out.length < 8) {
+    const like = asLike(current);
+    out.push(like);
+    current = like.originalError ?? like.cause;
+  }
+  return out;
+}
+
+/** True when any error in the chain is a fencing error from the broker. */
+export function isFencing(error: unknown): boolean {
+  return chain(error).some((e) => e.type !== undefined && fencingTypes.has(e.type));
+}
+
+function describe(error: unknown): string {
+  return chain(error)
+    .map((e) => e.type ?? e.message ?? e.name)
+    .filter((s) => s !== undefined)
+    .join(': ');
+}
+
+/**
+ * Maps a kafkajs error to the project's errors. `completing` marks a commit or abort: any error
+ * there other than fencing leaves the outcome unknown (the safe reading: recovery settles it).
+ * Elsewhere a lost answer or an error kafkajs marks retriable is retriable.
+ */
+export function mapKafkaError(error: unknown, action: string, completing = false): ConnectError {
+  if (error instanceof ConnectError) return error;
+  const detail = describe(error);
+  if (isFencing(error)) {
+    return new FencedError(`${action} was fenced by a newer producer (${detail})`, {
+      cause: error,
+    });
+  }
+  if (completing) {
+    return new TransactionOutcomeUnknownError(`${action}: outcome unknown (${detail})`, {
+      cause: error,
+    });
+  }
+  const lost = chain(error).some((e) => e.name !== undefined && lostAnswerNames.has(e.name));
+  if (lost || chain(error).some((e) => e.retriable === true)) {
+    return new RetriableError(`${action} failed (${detail})`, { cause: error });
+  }
+  return new ConnectError(`${action} failed (${detail})`, { cause: error });
+}

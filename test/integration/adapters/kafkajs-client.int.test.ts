@@ -1,0 +1,160 @@
+import { type KafkaMessage, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import { FencedError, NotFoundError } from '../../../shared/connect/errors.js';
+import type { KafkaAdminPort, TopicPartitionOffset } from '../../../shared/ports/kafka.js';
+import { testKafka, uniqueName } from '../../support/services.js';
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+/** Reads a topic read_committed until `count` records arrived. */
+async function readAll(topic: string, count: number) {
+  const consumer = testKafka().consumer({ groupId: uniqueName('reader'), maxWaitTimeInMs: 100 });
+  const seen: { partition: number; offset: number; message: KafkaMessage }[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      seen.push({ partition, offset: Number(message.offset), message });
+    },
+  });
+  const deadline = Date.now() + 20_000;
+  while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await consumer.disconnect();
+  return seen;
+}
+
+describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
+  let factory: KafkaJsClientFactory;
+  let admin: KafkaAdminPort;
+
+  beforeAll(() => {
+    factory = new KafkaJsClientFactory({
+      brokers: inject('kafkaBrokers'),
+      logLevel: logLevel.NOTHING,
+    });
+    admin = factory.admin();
+  });
+
+  afterAll(async () => {
+    await admin.close();
+    await factory.close();
+  });
+
+  it('reports where each record landed, in input order, across partitions', async () => {
+    const topic = uniqueName('positions');
+    await admin.createTopics([{ topic, partitions: 3 }]);
+    const producer = factory.transactionalProducer(uniqueName('txid'));
+    await producer.connect();
+    const records = Array.from({ length: 30 }, (_, i) => ({
+      topic,
+      key: text(`key-${i % 7}`),
+      value: text(`value-${i}`),
+      headers: [
+        { key: 'seq', value: text(String(i)) },
+        { key: 'seq', value: text('again') },
+      ],
+    }));
+    const tx = await producer.begin();
+    const landed = await tx.send(records);
+    await tx.commit();
+    await producer.close();
+
+    const seen = await readAll(topic, records.length);
+    const at = new Map(seen.map((s) => [`${s.partition}/${s.offset}`, s.message]));
+    expect(landed).toHaveLength(records.length);
+    landed.forEach((position, i) => {
+      const message = at.get(`${position.partition}/${position.offset}`);
+      expect(message?.value?.toString()).toBe(`value-${i}`);
+      expect(message?.headers?.seq).toEqual([Buffer.from(String(i)), Buffer.from('again')]);
+    });
+    // Same key, same partition (murmur2, as the Java client): 7 keys over 3 partitions.
+    const partitionOfKey = new Map<string, number>();
+    landed.forEach((position, i) => {
+      const key = `key-${i % 7}`;
+      expect(partitionOfKey.get(key) ?? position.partition).toBe(position.partition);
+      partitionOfKey.set(key, position.partition);
+    });
+  });
+
+  it('raises FencedError on the older producer once a newer one initialises the same id', async () => {
+    const topic = uniqueName('fenced');
+    await admin.createTopics([{ topic, partitions: 1 }]);
+    const transactionalId = uniqueName('txid');
+    const older = factory.transactionalProducer(transactionalId);
+    await older.connect();
+    const olderTx = await older.begin();
+    await olderTx.send([{ topic, key: null, value: text('zombie') }]);
+
+    const newer = factory.transactionalProducer(transactionalId);
+    await newer.connect();
+
+    const zombie = (async () => {
+      await olderTx.send([{ topic, key: null, value: text('zombie-2') }]);
+      await olderTx.commit();
+    })();
+    await expect(zombie).rejects.toBeInstanceOf(FencedError);
+    const tx = await newer.begin();
+    await tx.send([{ topic, key: null, value: text('newer') }]);
+    await tx.commit();
+    await Promise.all([older.close(), newer.close()]);
+
+    const seen = await readAll(topic, 1);
+    expect(seen.map((s) => s.message.value?.toString())).toEqual(['newer']);
+  });
+
+  it('commits group offsets with the transaction and reads them back through the admin port', async () => {
+    const topic = uniqueName('marker');
+    const groupId = uniqueName('group');
+    await admin.createTopics([{ topic, partitions: 2 }]);
+    const producer = factory.transactionalProducer(uniqueName('txid'));
+    await producer.connect();
+    const tx = await producer.begin();
+    await tx.send([{ topic, partition: 1, key: null, value: text('x') }]);
+    const marker: TopicPartitionOffset = { topic, partition: 1, offset: 12 };
+    await tx.sendOffsets(groupId, [marker]);
+    await tx.commit();
+    await producer.close();
+
+    let committed: TopicPartitionOffset[] = [];
+    const deadline = Date.now() + 10_000;
+    while (committed.length === 0 && Date.now() < deadline) {
+      committed = await admin.committedOffsets(groupId, topic);
+    }
+    expect(committed).toEqual([marker]);
+  });
+
+  it('creates only missing topics, with their configs, and reports partitions and end offsets', async () => {
+    const compacted = uniqueName('offsets');
+    expect(
+      await admin.createTopics([
+        { topic: compacted, partitions: 4, configs: { 'cleanup.policy': 'compact' } },
+      ]),
+    ).toEqual([compacted]);
+    expect(await admin.createTopics([{ topic: compacted, partitions: 4 }])).toEqual([]);
+
+    const counts = await admin.partitionCounts([compacted, uniqueName('absent')]);
+    expect([...counts]).toEqual([[compacted, 4]]);
+
+    const producer = factory.idempotentProducer();
+    await producer.connect();
+    await producer.send([
+      { topic: compacted, partition: 2, key: text('k'), value: text('1') },
+      { topic: compacted, partition: 2, key: text('k'), value: text('2') },
+    ]);
+    await producer.close();
+    const ends = await admin.endOffsets(compacted);
+    expect(ends.find((e) => e.partition === 2)?.offset).toBe(2);
+    expect(ends.find((e) => e.partition === 0)?.offset).toBe(0);
+  });
+
+  it('names the missing topic when asked to produce to a topic that does not exist', async () => {
+    const producer = factory.idempotentProducer();
+    await producer.connect();
+    const missing = uniqueName('missing');
+    await expect(producer.send([{ topic: missing, key: text('k'), value: null }])).rejects.toThrow(
+      NotFoundError,
+    );
+    await producer.close();
+  });
+});

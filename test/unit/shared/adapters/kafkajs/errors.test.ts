@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { mapKafkaError } from '../../../../../shared/adapters/kafkajs/errors.js';
+import { ConnectError, FencedError, RetriableError } from '../../../../../shared/connect/errors.js';
+import { TransactionOutcomeUnknownError } from '../../../../../shared/ports/kafka-errors.js';
+
+function kafkaJsError(name: string, fields: Record<string, unknown> = {}) {
+  return Object.assign(new Error(String(fields.message ?? name)), { name, ...fields });
+}
+
+describe('mapKafkaError', () => {
+  it('maps a fencing answer anywhere in the kafkajs error chain to FencedError', () => {
+    const protocol = kafkaJsError('KafkaJSProtocolError', { type: 'INVALID_PRODUCER_EPOCH' });
+    const wrapped = kafkaJsError('KafkaJSNumberOfRetriesExceeded', { originalError: protocol });
+    expect(mapKafkaError(wrapped, 'send')).toBeInstanceOf(FencedError);
+    expect(
+      mapKafkaError(kafkaJsError('X', { type: 'PRODUCER_FENCED' }), 'commit', true),
+    ).toBeInstanceOf(FencedError);
+  });
+
+  it('treats any other failure of a commit or abort as an unknown outcome, never retriable', () => {
+    const timeout = kafkaJsError('KafkaJSRequestTimeoutError');
+    const mapped = mapKafkaError(timeout, 'commit (tx-1)', true);
+    expect(mapped).toBeInstanceOf(TransactionOutcomeUnknownError);
+    expect(mapped.retriable).toBe(false);
+    expect(mapped.message).toContain('commit (tx-1)');
+  });
+
+  it('makes a lost answer outside commit retriable', () => {
+    const closed = kafkaJsError('KafkaJSConnectionClosedError');
+    expect(mapKafkaError(closed, 'send')).toBeInstanceOf(RetriableError);
+  });
+
+  it('keeps other errors non-retriable and names the action', () => {
+    const mapped = mapKafkaError(
+      kafkaJsError('KafkaJSProtocolError', { type: 'INVALID_REQUEST' }),
+      'send',
+    );
+    expect(mapped).toBeInstanceOf(ConnectError);
+    expect(mapped.retriable).toBe(false);
+    expect(mapped.message).toBe('send failed (INVALID_REQUEST)');
+  });
+});

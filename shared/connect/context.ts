@@ -1,0 +1,98 @@
+/**
+ * The contexts the runtime hands to connectors and tasks (Kafka Connect's
+ * `ConnectorContext`, `SourceTaskContext`, `SinkTaskContext`, `OffsetStorageReader`,
+ * `TransactionContext`, `ErrantRecordReporter`). Plugins call them; only the runtime
+ * implements them.
+ */
+import type {
+  SinkRecord,
+  SourceOffset,
+  SourcePartition,
+  SourcePartitionOffset,
+  SourceRecord,
+  TopicPartition,
+} from './records.js';
+
+/** Given to a connector in `start`; valid until `stop` returns. */
+export interface ConnectorContext {
+  /**
+   * Asks the runtime to call `taskConfigs` again and reconfigure the tasks (e.g. the set of
+   * tables changed). Returns at once; the enumerator acts on its next run.
+   */
+  requestTaskReconfiguration(): void;
+  /** Reports an unrecoverable error: the connector is marked FAILED with `error`. */
+  raiseError(error: Error): void;
+}
+
+/** Reads the committed offsets of source partitions (the last durably committed ones). */
+export interface OffsetStorageReader {
+  /** The committed offset of `partition`, or `null` when none has been committed. */
+  offset(partition: SourcePartition): Promise<SourceOffset | null>;
+  /** The committed offsets of `partitions`, one entry per partition, in the same order. */
+  offsets(partitions: readonly SourcePartition[]): Promise<SourcePartitionOffset[]>;
+}
+
+/**
+ * Lets a source task define its own transaction boundaries, available only when the
+ * connector runs with exactly-once support and `transaction.boundary=connector`.
+ * Requests take effect after the current `poll` batch has been dispatched.
+ */
+export interface TransactionContext {
+  /**
+   * Commits the current transaction after the current batch (no `record`), or right after
+   * `record` has been dispatched (`record` must be one this task returned from `poll`).
+   */
+  commitTransaction(record?: SourceRecord): void;
+  /**
+   * Aborts the current transaction after the current batch, or right after `record`; the
+   * aborted records are dropped (never redelivered by the runtime), and their offsets are
+   * not committed.
+   */
+  abortTransaction(record?: SourceRecord): void;
+}
+
+/** Given to a source task in `start`; valid until `stop` returns. */
+export interface SourceTaskContext {
+  /** The task's configuration, as given to `start` (read-only). */
+  configs(): Readonly<Record<string, string>>;
+  /** Committed offsets, to resume from in `start` (or later). */
+  readonly offsetStorageReader: OffsetStorageReader;
+  /**
+   * `null` unless exactly-once support is enabled and `transaction.boundary=connector`
+   * (Connect returns `null` in the same cases).
+   */
+  readonly transactionContext: TransactionContext | null;
+}
+
+/** Sends a record that failed in `put` to the dead letter queue and/or the error log. */
+export interface ErrantRecordReporter {
+  /**
+   * Reports `record` as failed with `error`. Resolves once the report is durable (the DLQ
+   * write acknowledged). Rejects when the error tolerance is `none`: the task then fails.
+   * The task must not commit the record's offset before the returned promise settles.
+   */
+  report(record: SinkRecord, error: Error): Promise<void>;
+}
+
+/**
+ * Given to a sink task in `start`; valid until `stop` returns. Partition positions belong to
+ * the Lambda event source mapping, so `offset`, `pause` and `resume` are requests the runtime
+ * honours where the mapping allows (documented per runtime), not guarantees.
+ */
+export interface SinkTaskContext {
+  /** The task's configuration, as given to `start` (read-only). */
+  configs(): Readonly<Record<string, string>>;
+  /** Asks to consume `partition` from `offset` next (e.g. the last offset the sink stored). */
+  offset(partition: TopicPartition, offset: number): void;
+  /** Asks `put` to be retried after `timeoutMs` when it throws a RetriableError. */
+  timeout(timeoutMs: number): void;
+  /** The partitions currently assigned to this task (those of the current batch). */
+  assignment(): TopicPartition[];
+  /** Asks not to receive records of `partitions` until `resume`. */
+  pause(...partitions: TopicPartition[]): void;
+  resume(...partitions: TopicPartition[]): void;
+  /** Asks for a commit (`preCommit`) as soon as possible, i.e. at the end of the batch. */
+  requestCommit(): void;
+  /** `null` when no error reporting is configured (`errors.tolerance=none`, no DLQ, no log). */
+  readonly errantRecordReporter: ErrantRecordReporter | null;
+}

@@ -1,0 +1,239 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ConnectError } from '../../connect/errors.js';
+import type {
+  ConfigMap,
+  ConnectorRecord,
+  TargetState,
+  TaskConfigSet,
+} from '../../ports/config-store.js';
+import type { Lease } from '../../ports/lease-store.js';
+import type {
+  CommittedSourceOffsets,
+  OffsetRecordPosition,
+  PendingSourceOffsets,
+  SourceOffsetEntry,
+} from '../../ports/offset-store.js';
+import type { Status, TaskState } from '../../ports/status-store.js';
+import { type Item, malformed, num, optN, optS, reqN, reqS, str } from './attributes.js';
+import { ATTR, ITEM_FORMAT_VERSION, KEYS, STATE_TABLE } from './table-schema.js';
+
+/**
+ * Domain values ⇄ DynamoDB items, versioned by the `v` attribute.
+ *
+ * - v1 (and items without `v`): config maps and task-config lists stored as JSON strings (S).
+ * - v2 (current): config maps as native maps (M of S) and task configs as a list of maps
+ *   (L of M), so the console shows them; JSON strings remain for source offsets, whose values
+ *   are arbitrary JSON.
+ * Older items are read as they are and upgraded when next rewritten. An item from a newer
+ * format than this code knows is refused rather than misread.
+ */
+
+export function formatVersion(item: Item): number {
+  const version = optN(item, ATTR.formatVersion) ?? 1;
+  if (version > ITEM_FORMAT_VERSION) {
+    throw new ConnectError(
+      `State item ${item.pk?.S ?? '?'} / ${item.sk?.S ?? '?'} has format v${version}; this runtime reads up to v${ITEM_FORMAT_VERSION} (upgrade it)`,
+    );
+  }
+  return version;
+}
+
+export function keyOf(pk: string, sk: string): Item {
+  return { [STATE_TABLE.partitionKey.name]: str(pk), [STATE_TABLE.sortKey.name]: str(sk) };
+}
+
+export function connectorKey(connector: string, sk: string): Item {
+  return keyOf(KEYS.connectorPk(connector), sk);
+}
+
+export const versionAttr = (): AttributeValue => num(ITEM_FORMAT_VERSION);
+
+export function encodeConfig(config: ConfigMap): AttributeValue {
+  return { M: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, str(v)])) };
+}
+
+function decodeConfig(item: Item, value: AttributeValue | undefined): ConfigMap {
+  if (value?.S !== undefined) return parseJson(item, value.S) as ConfigMap;
+  if (value?.M === undefined) throw malformed(item, 'config map missing');
+  return Object.fromEntries(
+    Object.entries(value.M).map(([k, v]) => {
+      if (v.S === undefined) throw malformed(item, `config value ${k} is not a string`);
+      return [k, v.S];
+    }),
+  );
+}
+
+export function decodeConnector(item: Item): ConnectorRecord {
+  formatVersion(item);
+  return {
+    name: optS(item, ATTR.name) ?? reqS(item, ATTR.pk).slice(KEYS.connectorPk('').length),
+    config: decodeConfig(item, item[ATTR.config]),
+    version: reqN(item, ATTR.version),
+    targetState: (optS(item, ATTR.target) ?? 'RUNNING') as TargetState,
+    createdAt: optN(item, ATTR.createdAt) ?? 0,
+    updatedAt: optN(item, ATTR.updatedAt) ?? 0,
+  };
+}
+
+export function encodeConnector(record: ConnectorRecord): Item {
+  return {
+    ...connectorKey(record.name, KEYS.connectorSk),
+    [ATTR.formatVersion]: versionAttr(),
+    [STATE_TABLE.connectorIndex.partitionKey.name]: str(KEYS.connectorListPk),
+    [STATE_TABLE.connectorIndex.sortKey.name]: str(record.name),
+    [ATTR.name]: str(record.name),
+    [ATTR.config]: encodeConfig(record.config),
+    [ATTR.version]: num(record.version),
+    [ATTR.target]: str(record.targetState),
+    [ATTR.createdAt]: num(record.createdAt),
+    [ATTR.updatedAt]: num(record.updatedAt),
+  };
+}
+
+export function encodeTaskConfigs(set: TaskConfigSet, now: number): Item {
+  return {
+    ...connectorKey(set.connector, KEYS.tasksSk),
+    [ATTR.formatVersion]: versionAttr(),
+    [ATTR.version]: num(set.version),
+    [ATTR.updatedAt]: num(now),
+    [ATTR.tasks]: {
+      L: set.tasks.map((entry) => ({
+        M: { [ATTR.config]: encodeConfig(entry.config), [ATTR.generation]: num(entry.generation) },
+      })),
+    },
+  };
+}
+
+export function decodeTaskConfigs(connector: string, item: Item | undefined): TaskConfigSet {
+  if (item === undefined) return { connector, version: 0, tasks: [] };
+  formatVersion(item);
+  const raw = item[ATTR.tasks];
+  const entries: { config: ConfigMap; generation: number }[] =
+    raw?.S !== undefined
+      ? (parseJson(item, raw.S) as { config: ConfigMap; generation: number }[])
+      : (raw?.L ?? []).map((entry) => {
+          const fields = entry.M ?? {};
+          return {
+            config: decodeConfig(item, fields[ATTR.config]),
+            generation: Number(fields[ATTR.generation]?.N ?? Number.NaN),
+          };
+        });
+  return {
+    connector,
+    version: reqN(item, ATTR.version),
+    tasks: entries.map((entry, task) => ({
+      task,
+      config: entry.config,
+      generation: entry.generation,
+    })),
+  };
+}
+
+/** What a `TASK#n` item holds, decoded. */
+export interface TaskItem {
+  readonly task: number;
+  readonly epoch: number | undefined;
+  readonly lease: Lease | undefined;
+  readonly status: Status<TaskState> | undefined;
+  readonly committed: CommittedSourceOffsets | undefined;
+  readonly pending: PendingSourceOffsets | undefined;
+}
+
+export function decodeTaskItem(connector: string, item: Item): TaskItem {
+  formatVersion(item);
+  const task = optN(item, ATTR.task) ?? Number((item.sk?.S ?? '').slice(KEYS.taskPrefix.length));
+  const epoch = optN(item, ATTR.epoch);
+  const owner = optS(item, ATTR.owner);
+  const state = optS(item, ATTR.state) as TaskState | undefined;
+  const trace = optS(item, ATTR.trace);
+  const committedSeq = optN(item, ATTR.committedSeq);
+  const pendingSeq = optN(item, ATTR.pendingSeq);
+  return {
+    task,
+    epoch,
+    lease:
+      owner === undefined
+        ? undefined
+        : {
+            connector,
+            task,
+            owner,
+            epoch: epoch ?? 0,
+            generation: reqN(item, ATTR.leaseGeneration),
+            expiresAt: reqN(item, ATTR.expiresAt),
+          },
+    status:
+      state === undefined
+        ? undefined
+        : {
+            state,
+            workerId: optS(item, ATTR.workerId) ?? '',
+            ...(trace === undefined ? {} : { trace }),
+            updatedAt: optN(item, ATTR.statusAt) ?? 0,
+          },
+    committed:
+      committedSeq === undefined
+        ? undefined
+        : { seq: committedSeq, offsets: decodeJsonAttr(item, ATTR.committedOffsets, []) },
+    pending:
+      pendingSeq === undefined
+        ? undefined
+        : {
+            seq: pendingSeq,
+            offsets: decodeJsonAttr<SourceOffsetEntry[]>(item, ATTR.pendingOffsets, []),
+            positions: decodeJsonAttr<OffsetRecordPosition[]>(item, ATTR.pendingPositions, []),
+          },
+  };
+}
+
+/** Why a fenced write failed, from the item as it was. */
+export function fenceDetail(
+  old: TaskItem | undefined,
+  fence: { readonly epoch: number; readonly owner: string },
+): string {
+  if (old === undefined) return 'the task has no lease record (connector deleted?)';
+  if (old.epoch !== fence.epoch) return `the task is at epoch ${old.epoch ?? 0}`;
+  if (old.lease === undefined) return 'the lease was released';
+  return old.lease.owner === fence.owner
+    ? 'the write lost a race'
+    : `the lease belongs to ${old.lease.owner}`;
+}
+
+/** True when the item still carries `fence` (its failed write failed for another reason). */
+export function holdsFence(
+  old: TaskItem | undefined,
+  fence: { readonly epoch: number; readonly owner: string },
+): boolean {
+  return old?.epoch === fence.epoch && old.lease?.owner === fence.owner;
+}
+
+export function decodeStatus(item: Item): Status {
+  formatVersion(item);
+  const trace = optS(item, ATTR.trace);
+  return {
+    state: reqS(item, ATTR.state) as Status['state'],
+    workerId: optS(item, ATTR.workerId) ?? '',
+    ...(trace === undefined ? {} : { trace }),
+    updatedAt: optN(item, ATTR.statusAt) ?? 0,
+  };
+}
+
+export function jsonAttr(value: unknown): AttributeValue {
+  return str(JSON.stringify(value));
+}
+
+function decodeJsonAttr<T>(item: Item, name: string, fallback: T): T {
+  const raw = optS(item, name);
+  return raw === undefined ? fallback : (parseJson(item, raw) as T);
+}
+
+function parseJson(item: Item, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw malformed(
+      item,
+      `invalid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+}

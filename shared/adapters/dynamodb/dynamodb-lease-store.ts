@@ -1,0 +1,118 @@
+import type { Clock } from '../../ports/clock.js';
+import {
+  ConnectorNotFoundError,
+  LeaseHeldError,
+  StaleGenerationError,
+  TargetNotRunningError,
+  TaskNotFoundError,
+} from '../../ports/errors.js';
+import type {
+  AcquireLeaseRequest,
+  Fence,
+  Lease,
+  LeaseStore,
+  TaskRef,
+} from '../../ports/lease-store.js';
+import { num, str } from './attributes.js';
+import {
+  connectorKey,
+  decodeConnector,
+  decodeTaskConfigs,
+  decodeTaskItem,
+  versionAttr,
+} from './codec.js';
+import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
+import type { DynamoTable } from './table.js';
+import { ATTR, KEYS } from './table-schema.js';
+
+/** LeaseStore over the `TASK#n` items (checks read `CONNECTOR` and `TASKS`). */
+export class DynamoDbLeaseStore implements LeaseStore {
+  readonly #table: DynamoTable;
+  readonly #clock: Clock;
+
+  constructor(table: DynamoTable, clock: Clock) {
+    this.#table = table;
+    this.#clock = clock;
+  }
+
+  async acquireLease(request: AcquireLeaseRequest): Promise<Lease> {
+    const { connector, task, owner, generation, ttlMs } = request;
+    const operation = `acquire the lease of ${connector}-${task}`;
+    const [connectorItem, tasksItem] = await this.#table.getMany(
+      [connectorKey(connector, KEYS.connectorSk), connectorKey(connector, KEYS.tasksSk)],
+      operation,
+    );
+    if (connectorItem === undefined) throw new ConnectorNotFoundError(connector);
+    const { targetState } = decodeConnector(connectorItem);
+    if (targetState !== 'RUNNING') throw new TargetNotRunningError(connector, targetState);
+    const entry = decodeTaskConfigs(connector, tasksItem).tasks[task];
+    if (entry === undefined) throw new TaskNotFoundError(connector, task);
+    if (entry.generation !== generation) {
+      throw new StaleGenerationError(connector, task, generation, entry.generation);
+    }
+    const now = this.#clock.now();
+    const expiresAt = now + ttlMs;
+    const result = await this.#table.update(
+      connectorKey(connector, KEYS.taskSk(task)),
+      {
+        update: `SET #${ATTR.owner} = :owner, #${ATTR.expiresAt} = :expiresAt, #${ATTR.leaseGeneration} = :generation, #${ATTR.task} = :task, #${ATTR.formatVersion} = :v, #${ATTR.epoch} = if_not_exists(#${ATTR.epoch}, :zero) + :one`,
+        condition: `attribute_not_exists(#${ATTR.owner}) OR #${ATTR.expiresAt} <= :now`,
+        values: {
+          ':owner': str(owner),
+          ':expiresAt': num(expiresAt),
+          ':generation': num(generation),
+          ':task': num(task),
+          ':v': versionAttr(),
+          ':zero': num(0),
+          ':one': num(1),
+          ':now': num(now),
+        },
+      },
+      operation,
+    );
+    if (!result.ok) {
+      const held =
+        result.old === undefined ? undefined : decodeTaskItem(connector, result.old).lease;
+      throw new LeaseHeldError(connector, task, held?.owner, held?.expiresAt);
+    }
+    const lease = decodeTaskItem(connector, result.item).lease;
+    if (lease === undefined) throw new LeaseHeldError(connector, task, undefined, undefined);
+    return lease;
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    const expiresAt = this.#clock.now() + ttlMs;
+    const result = await this.#table.update(
+      connectorKey(lease.connector, KEYS.taskSk(lease.task)),
+      {
+        update: `SET #${ATTR.expiresAt} = :expiresAt`,
+        condition: FENCE_CONDITION,
+        values: { ...fenceValues(lease), ':expiresAt': num(expiresAt) },
+      },
+      `renew the lease of ${lease.connector}-${lease.task}`,
+    );
+    if (!result.ok) fenced(lease, lease, result);
+    return { ...lease, expiresAt };
+  }
+
+  async releaseLease(lease: Fence & TaskRef): Promise<void> {
+    const result = await this.#table.update(
+      connectorKey(lease.connector, KEYS.taskSk(lease.task)),
+      {
+        update: `REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`,
+        condition: FENCE_CONDITION,
+        values: fenceValues(lease),
+      },
+      `release the lease of ${lease.connector}-${lease.task}`,
+    );
+    if (!result.ok) fenced(lease, lease, result);
+  }
+
+  async getLease(ref: TaskRef): Promise<Lease | undefined> {
+    const item = await this.#table.get(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      `get the lease of ${ref.connector}-${ref.task}`,
+    );
+    return item === undefined ? undefined : decodeTaskItem(ref.connector, item).lease;
+  }
+}

@@ -1,0 +1,237 @@
+import type { Clock } from '../../ports/clock.js';
+import {
+  ConnectorNotFoundError,
+  ConnectorNotStoppedError,
+  NoPendingOffsetsError,
+  StaleVersionError,
+} from '../../ports/errors.js';
+import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type {
+  CommittedSourceOffsets,
+  OffsetStore,
+  PendingSourceOffsets,
+  SinkOffset,
+  SinkOffsetAlteration,
+  TaskSourceOffsets,
+} from '../../ports/offset-store.js';
+import { type Item, num, optN, reqN, reqS, str } from './attributes.js';
+import {
+  connectorKey,
+  decodeConnector,
+  decodeTaskItem,
+  formatVersion,
+  holdsFence,
+  jsonAttr,
+  versionAttr,
+} from './codec.js';
+import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
+import type { DynamoTable } from './table.js';
+import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
+
+const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
+const ABOVE_COMMITTED = (seq: string) =>
+  `(attribute_not_exists(#${ATTR.committedSeq}) OR #${ATTR.committedSeq} < ${seq})`;
+
+/** OffsetStore over `TASK#n` (source) and `SINKOFFSET#topic#partition` (sink) items. */
+export class DynamoDbOffsetStore implements OffsetStore {
+  readonly #table: DynamoTable;
+  readonly #clock: Clock;
+
+  constructor(table: DynamoTable, clock: Clock) {
+    this.#table = table;
+    this.#clock = clock;
+  }
+
+  async getSourceOffsets(ref: TaskRef): Promise<TaskSourceOffsets> {
+    const item = await this.#table.get(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      `read the source offsets of ${ref.connector}-${ref.task}`,
+    );
+    return sourceOffsets(ref, item);
+  }
+
+  async listSourceOffsets(connector: string): Promise<TaskSourceOffsets[]> {
+    const items = await this.#table.query(
+      KEYS.connectorPk(connector),
+      KEYS.taskPrefix,
+      `list the source offsets of ${connector}`,
+    );
+    return items
+      .map((item) => sourceOffsets({ connector, task: decodeTaskItem(connector, item).task }, item))
+      .filter((offsets) => offsets.committed !== undefined || offsets.pending !== undefined)
+      .sort((a, b) => a.task - b.task);
+  }
+
+  async writePendingSourceOffsets(
+    ref: TaskRef,
+    pending: PendingSourceOffsets,
+    fence: Fence,
+  ): Promise<void> {
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `SET #${ATTR.pendingSeq} = :seq, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
+        condition: `${FENCE_CONDITION} AND ${ABOVE_COMMITTED(':seq')}`,
+        values: {
+          ...fenceValues(fence),
+          ':seq': num(pending.seq),
+          ':offsets': jsonAttr(pending.offsets),
+          ':positions': jsonAttr(pending.positions),
+          ':v': versionAttr(),
+        },
+      },
+      `write the pending source offsets of ${ref.connector}-${ref.task}`,
+    );
+    if (result.ok) return;
+    const old = result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
+    if (!holdsFence(old, fence)) fenced(ref, fence, result);
+    throw new StaleVersionError(
+      `source offsets of ${ref.connector}-${ref.task}`,
+      pending.seq - 1,
+      old?.committed?.seq,
+    );
+  }
+
+  async promotePendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    fence: Fence,
+  ): Promise<CommittedSourceOffsets> {
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets} REMOVE ${PENDING_ATTRS}`,
+        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
+        values: { ...fenceValues(fence), ':seq': num(seq) },
+      },
+      `promote the pending source offsets of ${ref.connector}-${ref.task}`,
+    );
+    if (result.ok) {
+      const committed = decodeTaskItem(ref.connector, result.item).committed;
+      if (committed !== undefined) return committed;
+    }
+    const old =
+      result.ok || result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
+    if (!result.ok && !holdsFence(old, fence)) fenced(ref, fence, result);
+    const detail =
+      old?.pending === undefined
+        ? 'nothing is pending'
+        : old.pending.seq !== seq
+          ? `pending is seq ${old.pending.seq}`
+          : `committed is already at seq ${old.committed?.seq ?? 0}`;
+    throw new NoPendingOffsetsError(ref.connector, ref.task, seq, detail);
+  }
+
+  async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `REMOVE ${PENDING_ATTRS}`,
+        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq`,
+        values: { ...fenceValues(fence), ':seq': num(seq) },
+      },
+      `discard the pending source offsets of ${ref.connector}-${ref.task}`,
+    );
+    if (result.ok) return true;
+    const old = result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
+    if (!holdsFence(old, fence)) fenced(ref, fence, result);
+    return false;
+  }
+
+  async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
+    const result = await this.#table.update(
+      connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),
+      {
+        update: `SET #${ATTR.topic} = :topic, #${ATTR.partition} = :partition, #${ATTR.offset} = :offset, #${ATTR.updatedAt} = :now, #${ATTR.formatVersion} = :v`,
+        condition: `attribute_not_exists(#${ATTR.offset}) OR #${ATTR.offset} < :offset`,
+        values: {
+          ':topic': str(offset.topic),
+          ':partition': num(offset.partition),
+          ':offset': num(offset.offset),
+          ':now': num(this.#clock.now()),
+          ':v': versionAttr(),
+        },
+      },
+      `commit the sink offset of ${connector} ${offset.topic}-${offset.partition}`,
+      { readOldOnFailure: false, returnValues: 'NONE' },
+    );
+    return result.ok;
+  }
+
+  async getSinkOffsets(connector: string): Promise<SinkOffset[]> {
+    const items = await this.#table.query(
+      KEYS.connectorPk(connector),
+      KEYS.sinkOffsetPrefix,
+      `read the sink offsets of ${connector}`,
+    );
+    return items
+      .map(decodeSinkOffset)
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  }
+
+  async alterSinkOffsets(
+    connector: string,
+    changes: readonly SinkOffsetAlteration[],
+  ): Promise<void> {
+    const operation = `alter the sink offsets of ${connector}`;
+    await this.#requireStopped(connector, operation);
+    const now = this.#clock.now();
+    await Promise.all(
+      changes.map((change) => {
+        const key = connectorKey(connector, KEYS.sinkOffsetSk(change.topic, change.partition));
+        return change.offset === null
+          ? this.#table.delete(key, {}, operation)
+          : this.#table.put(
+              {
+                ...key,
+                [ATTR.formatVersion]: versionAttr(),
+                [ATTR.topic]: str(change.topic),
+                [ATTR.partition]: num(change.partition),
+                [ATTR.offset]: num(change.offset),
+                [ATTR.updatedAt]: num(now),
+              },
+              {},
+              operation,
+            );
+      }),
+    );
+  }
+
+  async resetSinkOffsets(connector: string): Promise<void> {
+    const operation = `reset the sink offsets of ${connector}`;
+    await this.#requireStopped(connector, operation);
+    const { partitionKey, sortKey } = STATE_TABLE;
+    const keys = await this.#table.query(
+      KEYS.connectorPk(connector),
+      KEYS.sinkOffsetPrefix,
+      operation,
+      [partitionKey.name, sortKey.name],
+    );
+    await this.#table.deleteAll(keys, operation);
+  }
+
+  async #requireStopped(connector: string, operation: string): Promise<void> {
+    const item = await this.#table.get(connectorKey(connector, KEYS.connectorSk), operation);
+    if (item === undefined) throw new ConnectorNotFoundError(connector);
+    const { targetState } = decodeConnector(item);
+    if (targetState !== 'STOPPED') throw new ConnectorNotStoppedError(connector, targetState);
+  }
+}
+
+function sourceOffsets(ref: TaskRef, item: Item | undefined): TaskSourceOffsets {
+  const decoded = item === undefined ? undefined : decodeTaskItem(ref.connector, item);
+  return {
+    ...ref,
+    ...(decoded?.committed === undefined ? {} : { committed: decoded.committed }),
+    ...(decoded?.pending === undefined ? {} : { pending: decoded.pending }),
+  };
+}
+
+function decodeSinkOffset(item: Item): SinkOffset {
+  formatVersion(item);
+  return {
+    topic: reqS(item, ATTR.topic),
+    partition: reqN(item, ATTR.partition),
+    offset: optN(item, ATTR.offset) ?? 0,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The state table, defined once. Read by the DynamoDB adapter, by `ensureTable` (local runtime
+ * and tests) and by the CDK construct in infra/, so this file imports nothing.
+ *
+ * One table; the partition key is the connector, so one Query returns everything about a
+ * connector. Item kinds by sort key, under partition `C#<connector>`:
+ *
+ * | sort key                       | holds                                                     |
+ * |--------------------------------|-----------------------------------------------------------|
+ * | `CONNECTOR`                    | config map, version, target state (+ list index keys)     |
+ * | `TASKS`                        | all task configs with per-task generations, set version   |
+ * | `TASK#<n, 6 digits>`           | lease (owner, expiry, generation), epoch, task status,    |
+ * |                                | source offsets (committed and pending)                    |
+ * | `STATUS`                       | connector status                                          |
+ * | `SINKOFFSET#<topic>#<partition>` | sink offset                                             |
+ * | `TOPIC#<topic>`                | an active topic                                           |
+ * | `RESTART`                      | the latest restart request                                |
+ *
+ * Partition `LOGGERS` (no connector partition starts without `C#`) holds `LOGGER#<name>` items.
+ * Every item carries {@link ATTR.formatVersion}; see codec.ts for the versions.
+ */
+
+export const STATE_TABLE = {
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  billingMode: 'PAY_PER_REQUEST',
+  /** The enumerator may react to changes through the table's stream. */
+  stream: { viewType: 'NEW_AND_OLD_IMAGES' },
+  /**
+   * Epoch seconds after which DynamoDB may delete the item. Only completed restart requests
+   * set it (garbage collection); correctness never depends on TTL deletion.
+   */
+  timeToLiveAttribute: 'ttl',
+  pointInTimeRecovery: true,
+  /** Sparse index over `CONNECTOR` items: lists connector names in order. */
+  connectorIndex: {
+    name: 'connectors',
+    partitionKey: { name: 'listPk', type: 'S' },
+    sortKey: { name: 'listSk', type: 'S' },
+    projection: 'KEYS_ONLY',
+  },
+} as const;
+
+/** The format version the adapter writes. */
+export const ITEM_FORMAT_VERSION = 2;
+
+/** Attribute names (also the `#name` placeholders of every expression). */
+export const ATTR = {
+  pk: 'pk',
+  sk: 'sk',
+  formatVersion: 'v',
+  ttl: 'ttl',
+  listPk: 'listPk',
+  listSk: 'listSk',
+  // CONNECTOR
+  name: 'name',
+  config: 'config',
+  version: 'version',
+  target: 'target',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  // TASKS
+  tasks: 'tasks',
+  generation: 'generation',
+  // TASK#n
+  task: 'task',
+  epoch: 'epoch',
+  owner: 'owner',
+  expiresAt: 'expiresAt',
+  leaseGeneration: 'leaseGeneration',
+  state: 'state',
+  workerId: 'workerId',
+  trace: 'trace',
+  statusAt: 'statusAt',
+  committedSeq: 'committedSeq',
+  committedOffsets: 'committedOffsets',
+  pendingSeq: 'pendingSeq',
+  pendingOffsets: 'pendingOffsets',
+  pendingPositions: 'pendingPositions',
+  // SINKOFFSET# and TOPIC#
+  topic: 'topic',
+  partition: 'partition',
+  offset: 'offset',
+  // RESTART
+  onlyFailed: 'onlyFailed',
+  includeTasks: 'includeTasks',
+  requestedAt: 'requestedAt',
+  seq: 'seq',
+  completedSeq: 'completedSeq',
+  // LOGGER#
+  logger: 'logger',
+  level: 'level',
+  lastModified: 'lastModified',
+} as const;
+
+/** Key values. */
+export const KEYS = {
+  connectorPk: (connector: string): string => `C#${connector}`,
+  loggersPk: 'LOGGERS',
+  /** `listPk` of every CONNECTOR item. */
+  connectorListPk: 'CONNECTOR',
+  connectorSk: 'CONNECTOR',
+  tasksSk: 'TASKS',
+  statusSk: 'STATUS',
+  restartSk: 'RESTART',
+  taskPrefix: 'TASK#',
+  taskSk: (task: number): string => `TASK#${String(task).padStart(6, '0')}`,
+  sinkOffsetPrefix: 'SINKOFFSET#',
+  sinkOffsetSk: (topic: string, partition: number): string => `SINKOFFSET#${topic}#${partition}`,
+  topicPrefix: 'TOPIC#',
+  topicSk: (topic: string): string => `TOPIC#${topic}`,
+  loggerPrefix: 'LOGGER#',
+  loggerSk: (logger: string): string => `LOGGER#${logger}`,
+} as const;

@@ -1,0 +1,73 @@
+import type { Clock } from '../../ports/clock.js';
+import {
+  ConnectorNotFoundError,
+  LeaseHeldError,
+  StaleGenerationError,
+  TargetNotRunningError,
+  TaskNotFoundError,
+} from '../../ports/errors.js';
+import type {
+  AcquireLeaseRequest,
+  Fence,
+  Lease,
+  LeaseStore,
+  TaskRef,
+} from '../../ports/lease-store.js';
+import { assertFence, type MemoryDb, type TaskRecord } from './memory-db.js';
+
+/** LeaseStore in memory. */
+export class MemoryLeaseStore implements LeaseStore {
+  readonly #db: MemoryDb;
+  readonly #clock: Clock;
+
+  constructor(db: MemoryDb, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  async acquireLease(request: AcquireLeaseRequest): Promise<Lease> {
+    const { connector, task, owner, generation, ttlMs } = request;
+    const items = this.#db.peek(connector);
+    const config = items?.connector;
+    if (items === undefined || config === undefined) throw new ConnectorNotFoundError(connector);
+    if (config.targetState !== 'RUNNING') {
+      throw new TargetNotRunningError(connector, config.targetState);
+    }
+    const entry = items.tasks?.tasks[task];
+    if (entry === undefined) throw new TaskNotFoundError(connector, task);
+    if (entry.generation !== generation) {
+      throw new StaleGenerationError(connector, task, generation, entry.generation);
+    }
+    const record: TaskRecord = items.taskRecords.get(task) ?? {};
+    const now = this.#clock.now();
+    if (record.lease !== undefined && record.lease.expiresAt > now) {
+      throw new LeaseHeldError(connector, task, record.lease.owner, record.lease.expiresAt);
+    }
+    const epoch = (record.epoch ?? 0) + 1;
+    const expiresAt = now + ttlMs;
+    items.taskRecords.set(task, { ...record, epoch, lease: { owner, expiresAt, generation } });
+    return { connector, task, owner, epoch, generation, expiresAt };
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    const record = this.#db.peek(lease.connector)?.taskRecords.get(lease.task);
+    assertFence(record, lease.connector, lease.task, lease);
+    const current = record.lease;
+    const expiresAt = this.#clock.now() + ttlMs;
+    if (current !== undefined) record.lease = { ...current, expiresAt };
+    return { ...lease, expiresAt };
+  }
+
+  async releaseLease(lease: Fence & TaskRef): Promise<void> {
+    const record = this.#db.peek(lease.connector)?.taskRecords.get(lease.task);
+    assertFence(record, lease.connector, lease.task, lease);
+    delete record.lease;
+  }
+
+  async getLease(ref: TaskRef): Promise<Lease | undefined> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    const lease = record?.lease;
+    if (record === undefined || lease === undefined) return undefined;
+    return { ...ref, ...lease, epoch: record.epoch ?? 0 };
+  }
+}

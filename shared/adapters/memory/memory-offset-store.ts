@@ -1,0 +1,154 @@
+import {
+  ConnectorNotFoundError,
+  ConnectorNotStoppedError,
+  NoPendingOffsetsError,
+  StaleVersionError,
+} from '../../ports/errors.js';
+import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type {
+  CommittedSourceOffsets,
+  OffsetStore,
+  PendingSourceOffsets,
+  SinkOffset,
+  SinkOffsetAlteration,
+  TaskSourceOffsets,
+} from '../../ports/offset-store.js';
+import {
+  assertFence,
+  type ConnectorItems,
+  compareNames,
+  copy,
+  type MemoryDb,
+} from './memory-db.js';
+
+/** OffsetStore in memory. */
+export class MemoryOffsetStore implements OffsetStore {
+  readonly #db: MemoryDb;
+
+  constructor(db: MemoryDb) {
+    this.#db = db;
+  }
+
+  async getSourceOffsets(ref: TaskRef): Promise<TaskSourceOffsets> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    return {
+      ...ref,
+      ...(record?.committed === undefined ? {} : { committed: copy(record.committed) }),
+      ...(record?.pending === undefined ? {} : { pending: copy(record.pending) }),
+    };
+  }
+
+  async listSourceOffsets(connector: string): Promise<TaskSourceOffsets[]> {
+    const tasks = [...(this.#db.peek(connector)?.taskRecords.entries() ?? [])]
+      .filter(([, record]) => record.committed !== undefined || record.pending !== undefined)
+      .map(([task]) => task)
+      .sort((a, b) => a - b);
+    return Promise.all(tasks.map((task) => this.getSourceOffsets({ connector, task })));
+  }
+
+  async writePendingSourceOffsets(
+    ref: TaskRef,
+    pending: PendingSourceOffsets,
+    fence: Fence,
+  ): Promise<void> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    assertFence(record, ref.connector, ref.task, fence);
+    const committedSeq = record.committed?.seq;
+    if (committedSeq !== undefined && committedSeq >= pending.seq) {
+      throw new StaleVersionError(
+        `source offsets of ${ref.connector}-${ref.task}`,
+        pending.seq - 1,
+        committedSeq,
+      );
+    }
+    record.pending = copy(pending);
+  }
+
+  async promotePendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    fence: Fence,
+  ): Promise<CommittedSourceOffsets> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    assertFence(record, ref.connector, ref.task, fence);
+    const { pending, committed } = record;
+    if (pending === undefined) {
+      throw new NoPendingOffsetsError(ref.connector, ref.task, seq, 'nothing is pending');
+    }
+    if (pending.seq !== seq) {
+      throw new NoPendingOffsetsError(
+        ref.connector,
+        ref.task,
+        seq,
+        `pending is seq ${pending.seq}`,
+      );
+    }
+    if (committed !== undefined && committed.seq >= pending.seq) {
+      throw new NoPendingOffsetsError(
+        ref.connector,
+        ref.task,
+        seq,
+        `committed is already at seq ${committed.seq}`,
+      );
+    }
+    record.committed = { seq: pending.seq, offsets: pending.offsets };
+    delete record.pending;
+    return copy(record.committed);
+  }
+
+  async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    assertFence(record, ref.connector, ref.task, fence);
+    if (record.pending?.seq !== seq) return false;
+    delete record.pending;
+    return true;
+  }
+
+  async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
+    const offsets = this.#db.items(connector).sinkOffsets;
+    const key = sinkKey(offset);
+    const current = offsets.get(key);
+    if (current !== undefined && current.offset >= offset.offset) return false;
+    offsets.set(key, { topic: offset.topic, partition: offset.partition, offset: offset.offset });
+    return true;
+  }
+
+  async getSinkOffsets(connector: string): Promise<SinkOffset[]> {
+    return [...(this.#db.peek(connector)?.sinkOffsets.values() ?? [])]
+      .map((offset) => ({ ...offset }))
+      .sort((a, b) => compareNames(a.topic, b.topic) || a.partition - b.partition);
+  }
+
+  async alterSinkOffsets(
+    connector: string,
+    changes: readonly SinkOffsetAlteration[],
+  ): Promise<void> {
+    const offsets = this.#stopped(connector).sinkOffsets;
+    for (const change of changes) {
+      if (change.offset === null) offsets.delete(sinkKey(change));
+      else {
+        offsets.set(sinkKey(change), {
+          topic: change.topic,
+          partition: change.partition,
+          offset: change.offset,
+        });
+      }
+    }
+  }
+
+  async resetSinkOffsets(connector: string): Promise<void> {
+    this.#stopped(connector).sinkOffsets.clear();
+  }
+
+  #stopped(connector: string): ConnectorItems {
+    const items = this.#db.peek(connector);
+    const target = items?.connector?.targetState;
+    if (items === undefined || target === undefined) throw new ConnectorNotFoundError(connector);
+    if (target !== 'STOPPED') throw new ConnectorNotStoppedError(connector, target);
+    return items;
+  }
+}
+
+function sinkKey(offset: { readonly topic: string; readonly partition: number }): string {
+  return `${offset.topic}#${offset.partition}`;
+}

@@ -1,0 +1,73 @@
+import type { Clock } from '../../ports/clock.js';
+import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import {
+  type Status,
+  type StatusStore,
+  type StatusUpdate,
+  type TaskState,
+  type TaskStatus,
+  truncateTrace,
+} from '../../ports/status-store.js';
+import { assertFence, copy, type MemoryDb } from './memory-db.js';
+
+/** StatusStore in memory. */
+export class MemoryStatusStore implements StatusStore {
+  readonly #db: MemoryDb;
+  readonly #clock: Clock;
+
+  constructor(db: MemoryDb, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  async putConnectorStatus(connector: string, status: StatusUpdate): Promise<Status> {
+    const stored = this.#stamp(status);
+    this.#db.items(connector).status = stored;
+    return copy(stored);
+  }
+
+  async getConnectorStatus(connector: string): Promise<Status | undefined> {
+    const status = this.#db.peek(connector)?.status;
+    return status === undefined ? undefined : copy(status);
+  }
+
+  async putTaskStatus(
+    ref: TaskRef,
+    status: StatusUpdate<TaskState>,
+    fence?: Fence,
+  ): Promise<TaskStatus> {
+    const records = this.#db.items(ref.connector).taskRecords;
+    let record = records.get(ref.task);
+    if (fence !== undefined) assertFence(record, ref.connector, ref.task, fence);
+    if (record === undefined) {
+      record = {};
+      records.set(ref.task, record);
+    }
+    const stored = this.#stamp(status);
+    record.status = stored;
+    return { ...ref, ...copy(stored) };
+  }
+
+  async getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined> {
+    const status = this.#db.peek(ref.connector)?.taskRecords.get(ref.task)?.status;
+    return status === undefined ? undefined : { ...ref, ...copy(status) };
+  }
+
+  async listTaskStatuses(connector: string): Promise<TaskStatus[]> {
+    const records = this.#db.peek(connector)?.taskRecords ?? new Map();
+    return [...records.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([task, record]) =>
+        record.status === undefined ? [] : [{ connector, task, ...copy(record.status) }],
+      );
+  }
+
+  #stamp<S extends StatusUpdate>(status: S): Status<S['state']> {
+    return {
+      state: status.state,
+      workerId: status.workerId,
+      ...(status.trace === undefined ? {} : { trace: truncateTrace(status.trace) }),
+      updatedAt: this.#clock.now(),
+    };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Task leases: at most one live invocation per task. A lease is taken with one conditional
+ * write that bumps the task's epoch; every later write of that invocation carries the lease as
+ * its {@link Fence}, so an older invocation (a zombie after a timeout or a retry) is rejected
+ * as soon as a newer one holds the task.
+ */
+
+/** Proof of ownership carried by every write a task makes. */
+export interface Fence {
+  /** The epoch returned by `acquireLease`. */
+  readonly epoch: number;
+  /** The owner given to `acquireLease`: unique per invocation (e.g. the Lambda request id). */
+  readonly owner: string;
+}
+
+/** Identifies a task. */
+export interface TaskRef {
+  readonly connector: string;
+  readonly task: number;
+}
+
+/** A held lease. */
+export interface Lease extends Fence, TaskRef {
+  /** The task generation the lease was taken for. */
+  readonly generation: number;
+  /** Epoch millis (store clock) after which another invocation may take the task. */
+  readonly expiresAt: number;
+}
+
+export interface AcquireLeaseRequest extends TaskRef {
+  /** Unique per invocation; two invocations must never share an owner. */
+  readonly owner: string;
+  /** The task generation this invocation was dispatched with. */
+  readonly generation: number;
+  /** How long the lease lasts without a renewal, in milliseconds (> 0). */
+  readonly ttlMs: number;
+}
+
+/**
+ * Compare-and-set leases over tasks.
+ *
+ * Contract:
+ * - `acquireLease` succeeds for exactly one of any number of concurrent callers while the
+ *   lease is free or expired (expiry by the store's injected clock); each success increments
+ *   the task's epoch, which never decreases and survives release.
+ * - The connector must exist with target state RUNNING, the task must be in its current task
+ *   configs, and `generation` must equal that task's generation. These are read (strongly
+ *   consistent) just before the conditional lease write; a change that lands in between is
+ *   equivalent to one that lands right after the acquire, so a holder re-reads target state
+ *   and generation between batches to notice a pause, stop or reassignment.
+ * - `renewLease` and `releaseLease` succeed only for the current holder (same epoch and owner);
+ *   a holder whose lease expired may still renew while nobody else took the task.
+ * - A released lease keeps its epoch; status and offset writes with its fence are then
+ *   rejected, so a task writes its final status before releasing.
+ */
+export interface LeaseStore {
+  /**
+   * Takes the task's lease and returns it with the new epoch.
+   * @throws ConnectorNotFoundError / TaskNotFoundError when the connector or task is unknown.
+   * @throws TargetNotRunningError when the connector is PAUSED or STOPPED.
+   * @throws StaleGenerationError when `generation` is not the task's current generation.
+   * @throws LeaseHeldError (a ConflictError) when another invocation holds an unexpired lease.
+   */
+  acquireLease(request: AcquireLeaseRequest): Promise<Lease>;
+
+  /**
+   * Extends the lease to now + `ttlMs`.
+   * @throws EpochFencedError (a FencedError) when the caller no longer holds the task.
+   */
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
+
+  /**
+   * Frees the task for the next invocation (the epoch stays).
+   * @throws EpochFencedError when the caller no longer holds the task.
+   */
+  releaseLease(lease: Fence & TaskRef): Promise<void>;
+
+  /** The current lease, expired or not; `undefined` when the task is not leased. */
+  getLease(ref: TaskRef): Promise<Lease | undefined>;
+}

@@ -1,0 +1,72 @@
+import type { Fence, TaskRef } from './lease-store.js';
+
+/**
+ * Connector and task status, as Kafka Connect's status topic holds them (`GET …/status`).
+ */
+
+/** Connector states. */
+export type ConnectorState =
+  | 'UNASSIGNED'
+  | 'RUNNING'
+  | 'PAUSED'
+  | 'STOPPED'
+  | 'FAILED'
+  | 'RESTARTING';
+
+/** Task states: the connector states except STOPPED (a stopped connector has no tasks). */
+export type TaskState = Exclude<ConnectorState, 'STOPPED'>;
+
+/** What a writer reports. */
+export interface StatusUpdate<S extends ConnectorState = ConnectorState> {
+  readonly state: S;
+  /** The worker (invocation, function) that observed the state. */
+  readonly workerId: string;
+  /** The error's stack trace for FAILED; longer than {@link MAX_TRACE_LENGTH} is cut. */
+  readonly trace?: string;
+}
+
+/** A stored status. */
+export interface Status<S extends ConnectorState = ConnectorState> extends StatusUpdate<S> {
+  /** Epoch millis (store clock) of the write. */
+  readonly updatedAt: number;
+}
+
+export interface TaskStatus extends Status<TaskState>, TaskRef {}
+
+/** Stored traces keep their first this-many characters (one item holds a task's state). */
+export const MAX_TRACE_LENGTH = 32 * 1024;
+
+/** The trace as stored: at most {@link MAX_TRACE_LENGTH} characters, marked when cut. */
+export function truncateTrace(trace: string): string {
+  const marker = '\n\t... (trace truncated)';
+  return trace.length <= MAX_TRACE_LENGTH
+    ? trace
+    : `${trace.slice(0, MAX_TRACE_LENGTH - marker.length)}${marker}`;
+}
+
+/**
+ * Connector and task status.
+ *
+ * Contract:
+ * - A task writes its status with its lease as `fence`: the write succeeds only while that
+ *   lease (epoch and owner) is the task's current one, else `EpochFencedError`. The control
+ *   plane and enumerator write without a fence (UNASSIGNED, RESTARTING), as Kafka Connect's
+ *   herder does with `put` rather than `putSafe`.
+ * - Connector status is written by the enumerator without a fence (its runs are idempotent).
+ * - Reads are strongly consistent; absent status reads as `undefined` (Kafka: 404).
+ */
+export interface StatusStore {
+  putConnectorStatus(connector: string, status: StatusUpdate): Promise<Status>;
+
+  getConnectorStatus(connector: string): Promise<Status | undefined>;
+
+  /**
+   * @throws EpochFencedError (a FencedError) when `fence` is given and is not the current lease.
+   */
+  putTaskStatus(ref: TaskRef, status: StatusUpdate<TaskState>, fence?: Fence): Promise<TaskStatus>;
+
+  getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined>;
+
+  /** Every task status of the connector, sorted by task id. */
+  listTaskStatuses(connector: string): Promise<TaskStatus[]>;
+}

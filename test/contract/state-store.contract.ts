@@ -1,0 +1,37 @@
+import { describe } from 'vitest';
+import { configContract } from './state-store/configs.contract.js';
+import { deleteContract } from './state-store/delete.contract.js';
+import type { StateStoreFactory } from './state-store/harness.js';
+import { leaseContract } from './state-store/leases.contract.js';
+import { metaContract } from './state-store/meta.contract.js';
+import { offsetContract } from './state-store/offsets.contract.js';
+import { statusContract } from './state-store/status.contract.js';
+
+export {
+  ManualClock,
+  type StateStoreFactory,
+  type StateStoreHarness,
+} from './state-store/harness.js';
+
+/**
+ * The StateStore contract: every adapter (memory, DynamoDB) runs this same suite.
+ *
+ * @example
+ * ```ts
+ * describeStateStoreContract('memory', async () => {
+ *   const clock = new ManualClock();
+ *   const store = createMemoryStateStore({ clock });
+ *   return { store, clock, countItems: async (c) => store.countItems(c) };
+ * });
+ * ```
+ */
+export function describeStateStoreContract(adapter: string, factory: StateStoreFactory): void {
+  describe(`StateStore contract (${adapter})`, () => {
+    configContract(factory);
+    leaseContract(factory);
+    statusContract(factory);
+    offsetContract(factory);
+    deleteContract(factory);
+    metaContract(factory);
+  });
+}

@@ -74,7 +74,9 @@ export interface TopicSpec {
   readonly configs?: Readonly<Record<string, string>>;
 }
 
-/** Metadata and group offsets. */
+export type TransactionalRecordFate = 'committed' | 'aborted' | 'open';
+
+/** Metadata, group offsets and transaction outcomes. */
 export interface KafkaAdminPort {
   listTopics(): Promise<string[]>;
   /** Number of partitions per topic; topics that do not exist are absent from the result. */
@@ -83,8 +85,18 @@ export interface KafkaAdminPort {
   createTopics(specs: readonly TopicSpec[]): Promise<string[]>;
   /** Committed offsets of a group for a topic (partitions with no commit are absent). */
   committedOffsets(groupId: string, topic: string): Promise<TopicPartitionOffset[]>;
-  /** The next offset to be written (high watermark) of each partition of a topic. */
+  /**
+   * The end of each partition as a read_committed reader sees it: the last stable offset (below
+   * the first record of any open transaction; the high watermark when none is open).
+   */
   endOffsets(topic: string): Promise<TopicPartitionOffset[]>;
+  /**
+   * The fate of the transactional record written at `position`, as read_committed readers see it:
+   * `committed` (visible), `aborted` (the partition's stable end is past it and it is not
+   * visible), or `open` (its transaction is not decided yet, or the answer could not be read in
+   * time: ask again later).
+   */
+  transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate>;
   close(): Promise<void>;
 }
 

@@ -157,4 +157,38 @@ describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
     );
     await producer.close();
   });
+
+  it('tells committed, aborted and still-open transactional records apart', async () => {
+    const topic = uniqueName('fate');
+    await admin.createTopics([{ topic, partitions: 1 }]);
+    const producer = factory.transactionalProducer(uniqueName('txid'));
+    await producer.connect();
+    const write = async (value: string, outcome: 'commit' | 'abort') => {
+      const tx = await producer.begin();
+      const [position] = await tx.send([{ topic, partition: 0, key: null, value: text(value) }]);
+      await (outcome === 'commit' ? tx.commit() : tx.abort());
+      if (position === undefined) throw new Error('no position');
+      return position;
+    };
+    const committed = await write('c1', 'commit');
+    const abortedMiddle = await write('a1', 'abort');
+    await write('c2', 'commit');
+    const abortedLast = await write('a2', 'abort');
+    // Markers are written after EndTxn returns; wait until the stable end passes the last one.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const [end] = await admin.endOffsets(topic);
+      if ((end?.offset ?? 0) > abortedLast.offset) break;
+    }
+    const open = await producer.begin();
+    const [openPosition] = await open.send([{ topic, partition: 0, key: null, value: text('o') }]);
+
+    expect(await admin.transactionalRecordFate(committed)).toBe('committed');
+    expect(await admin.transactionalRecordFate(abortedMiddle)).toBe('aborted');
+    expect(await admin.transactionalRecordFate(abortedLast)).toBe('aborted');
+    if (openPosition === undefined) throw new Error('no position');
+    expect(await admin.transactionalRecordFate(openPosition)).toBe('open');
+    await open.abort();
+    await producer.close();
+  });
 });

@@ -1,0 +1,104 @@
+import type { Admin, Kafka } from 'kafkajs';
+import type {
+  KafkaAdminPort,
+  TopicPartitionOffset,
+  TopicSpec,
+  TransactionalRecordFate,
+} from '../../ports/kafka.js';
+import { mapKafkaError } from './errors.js';
+import { readRecordFate } from './record-fate.js';
+import { retry } from './records.js';
+
+export class KafkaJsAdmin implements KafkaAdminPort {
+  readonly #admin: Admin;
+  #connected: Promise<void> | undefined;
+
+  constructor(private readonly kafka: Kafka) {
+    this.#admin = kafka.admin({ retry });
+  }
+
+  async #ready(): Promise<Admin> {
+    this.#connected ??= this.#admin.connect().catch((error: unknown) => {
+      this.#connected = undefined;
+      throw mapKafkaError(error, 'connecting the admin client');
+    });
+    await this.#connected;
+    return this.#admin;
+  }
+
+  async #call<T>(action: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+    const admin = await this.#ready();
+    try {
+      return await fn(admin);
+    } catch (error) {
+      throw mapKafkaError(error, action);
+    }
+  }
+
+  readonly connected = (): Promise<Admin> => this.#ready();
+
+  listTopics(): Promise<string[]> {
+    return this.#call('listing topics', (admin) => admin.listTopics());
+  }
+
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
+    const existing = new Set(await this.listTopics());
+    const wanted = topics.filter((t) => existing.has(t));
+    const counts = new Map<string, number>();
+    if (wanted.length === 0) return counts;
+    const { topics: found } = await this.#call('fetching topic metadata', (admin) =>
+      admin.fetchTopicMetadata({ topics: wanted }),
+    );
+    for (const topic of found) counts.set(topic.name, topic.partitions.length);
+    return counts;
+  }
+
+  async createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
+    const existing = new Set(await this.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    if (missing.length === 0) return [];
+    await this.#call('creating topics', (admin) =>
+      admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.topic,
+          numPartitions: s.partitions ?? -1,
+          replicationFactor: s.replicationFactor ?? -1,
+          configEntries: Object.entries(s.configs ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      }),
+    );
+    return missing.map((s) => s.topic);
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<TopicPartitionOffset[]> {
+    const result = await this.#call(`fetching offsets of group ${groupId}`, (admin) =>
+      admin.fetchOffsets({ groupId, topics: [topic] }),
+    );
+    return result.flatMap((t) =>
+      t.partitions
+        .filter((p) => Number(p.offset) >= 0)
+        .map((p) => ({ topic: t.topic, partition: p.partition, offset: Number(p.offset) })),
+    );
+  }
+
+  async endOffsets(topic: string): Promise<TopicPartitionOffset[]> {
+    const result = await this.#call(`fetching end offsets of ${topic}`, (admin) =>
+      admin.fetchTopicOffsets(topic),
+    );
+    return result.map((p) => ({ topic, partition: p.partition, offset: Number(p.high) }));
+  }
+
+  async transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
+    const end = (await this.endOffsets(position.topic)).find(
+      (p) => p.partition === position.partition,
+    );
+    if (end === undefined || end.offset <= position.offset) return 'open';
+    return readRecordFate(this.kafka, position, end.offset);
+  }
+
+  async close(): Promise<void> {
+    if (this.#connected) await this.#admin.disconnect().catch(() => undefined);
+    this.#connected = undefined;
+  }
+}

@@ -1,0 +1,148 @@
+import type { Kafka, Producer, Transaction } from 'kafkajs';
+import type {
+  IdempotentProducer,
+  OutgoingRecord,
+  ProducerTransaction,
+  TopicPartitionOffset,
+  TransactionalProducer,
+} from '../../ports/kafka.js';
+import { mapKafkaError } from './errors.js';
+import type { PartitionChooser } from './partition-chooser.js';
+import { groupByTopic, positions, retry } from './records.js';
+
+class KafkaJsTransaction implements ProducerTransaction {
+  constructor(
+    private readonly tx: Transaction,
+    private readonly chooser: PartitionChooser,
+    private readonly transactionalId: string,
+  ) {}
+
+  async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
+    if (records.length === 0) return [];
+    const partitions = await this.chooser.assign(records);
+    try {
+      const results = await this.tx.sendBatch({
+        topicMessages: groupByTopic(records, partitions),
+        acks: -1,
+      });
+      return positions(records, partitions, results);
+    } catch (error) {
+      throw mapKafkaError(error, `transactional send (${this.transactionalId})`);
+    }
+  }
+
+  async sendOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const o of offsets) {
+      const list = byTopic.get(o.topic) ?? [];
+      list.push({ partition: o.partition, offset: String(o.offset) });
+      byTopic.set(o.topic, list);
+    }
+    try {
+      await this.tx.sendOffsets({
+        consumerGroupId: groupId,
+        topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+      });
+    } catch (error) {
+      throw mapKafkaError(error, `sendOffsets for group ${groupId} (${this.transactionalId})`);
+    }
+  }
+
+  async commit(): Promise<void> {
+    try {
+      await this.tx.commit();
+    } catch (error) {
+      throw mapKafkaError(error, `commit (${this.transactionalId})`, true);
+    }
+  }
+
+  async abort(): Promise<void> {
+    try {
+      await this.tx.abort();
+    } catch (error) {
+      throw mapKafkaError(error, `abort (${this.transactionalId})`, true);
+    }
+  }
+}
+
+export class KafkaJsTransactionalProducer implements TransactionalProducer {
+  readonly #producer: Producer;
+
+  constructor(
+    readonly transactionalId: string,
+    kafka: Kafka,
+    private readonly chooser: PartitionChooser,
+    transactionTimeoutMs: number,
+  ) {
+    this.#producer = kafka.producer({
+      transactionalId,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: transactionTimeoutMs,
+      retry,
+    });
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.#producer.connect();
+      // kafkajs initialises the transactional producer id (InitProducerId, which fences older
+      // producers and completes or aborts their open transaction) on the first transaction;
+      // an empty transaction ends without a request, so this does exactly the initialisation.
+      const tx = await this.#producer.transaction();
+      await tx.abort();
+    } catch (error) {
+      throw mapKafkaError(error, `initialising transactional producer ${this.transactionalId}`);
+    }
+  }
+
+  async begin(): Promise<ProducerTransaction> {
+    try {
+      const tx = await this.#producer.transaction();
+      return new KafkaJsTransaction(tx, this.chooser, this.transactionalId);
+    } catch (error) {
+      throw mapKafkaError(error, `beginning a transaction (${this.transactionalId})`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#producer.disconnect().catch(() => undefined);
+  }
+}
+
+export class KafkaJsIdempotentProducer implements IdempotentProducer {
+  readonly #producer: Producer;
+
+  constructor(
+    kafka: Kafka,
+    private readonly chooser: PartitionChooser,
+  ) {
+    this.#producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry });
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.#producer.connect();
+    } catch (error) {
+      throw mapKafkaError(error, 'connecting idempotent producer');
+    }
+  }
+
+  async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
+    if (records.length === 0) return [];
+    const partitions = await this.chooser.assign(records);
+    try {
+      const results = await this.#producer.sendBatch({
+        topicMessages: groupByTopic(records, partitions),
+        acks: -1,
+      });
+      return positions(records, partitions, results);
+    } catch (error) {
+      throw mapKafkaError(error, 'idempotent send');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#producer.disconnect().catch(() => undefined);
+  }
+}

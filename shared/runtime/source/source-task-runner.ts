@@ -1,0 +1,382 @@
+import {
+  type ParsedSourceConnectorConfig,
+  parseConnectorConfig,
+} from '../../connect/connector-config.js';
+import { FencedError, isRetriable } from '../../connect/errors.js';
+import type { PluginRegistry } from '../../connect/plugin.js';
+import type { SourceRecord } from '../../connect/records.js';
+import type { SourceConnector, SourceTask } from '../../connect/source.js';
+import type { Clock } from '../../ports/clock.js';
+import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
+import type { KafkaAdminPort, OutgoingRecord } from '../../ports/kafka.js';
+import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
+import type { Lease } from '../../ports/lease-store.js';
+import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
+import type { StateStore } from '../../ports/state-store.js';
+import type { SourceRecordPipeline } from './pipeline.js';
+import type { ProducerPool } from './producer-pool.js';
+import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import { SourceTaskContextImpl } from './source-task-context.js';
+import { type SourceCheckpoint, SourceTransaction } from './source-transaction.js';
+
+export interface SourceRuntimeSettings {
+  /** Prefix of transactional ids and commit-marker groups: `<prefix>-<connector>-<task>`. */
+  readonly transactionalIdPrefix: string;
+  /** The offsets topic when the connector sets no `offsets.storage.topic`. */
+  readonly offsetsTopic: string;
+  readonly offsetsTopicPartitions: number;
+  /** -1 = the broker's default. */
+  readonly offsetsTopicReplicationFactor: number;
+  /** The lease outlives the invocation's deadline by this much (a crashed holder blocks no longer). */
+  readonly leaseMarginMs: number;
+  /** Commit interval for `transaction.boundary=interval` when the connector sets none. */
+  readonly defaultCommitIntervalMs: number;
+  /** End the invocation after this long without records (the next invocation polls again). */
+  readonly maxIdleMs: number;
+  /** Pause between empty polls. */
+  readonly idlePollMs: number;
+  /** Stop polling after this many records in one invocation. */
+  readonly maxRecordsPerInvocation: number;
+  /** How often the task re-reads its target state and generation (a pause or reassignment stops it). */
+  readonly assignmentCheckMs: number;
+}
+
+export const defaultSourceRuntimeSettings: SourceRuntimeSettings = {
+  transactionalIdPrefix: 'serverless-connect',
+  offsetsTopic: 'connect-offsets',
+  offsetsTopicPartitions: 25,
+  offsetsTopicReplicationFactor: -1,
+  leaseMarginMs: 15_000,
+  defaultCommitIntervalMs: 60_000,
+  maxIdleMs: 2_000,
+  idlePollMs: 100,
+  maxRecordsPerInvocation: 1_000_000,
+  assignmentCheckMs: 5_000,
+};
+
+export interface SourceRuntimeDeps {
+  readonly store: StateStore;
+  readonly admin: KafkaAdminPort;
+  readonly producers: ProducerPool;
+  readonly plugins: PluginRegistry;
+  readonly clock: Clock;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly buildPipeline: (
+    config: ParsedSourceConnectorConfig,
+    task: number,
+  ) => SourceRecordPipeline;
+  readonly settings: SourceRuntimeSettings;
+  /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */
+  readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
+}
+
+export interface SourceInvocation {
+  readonly connector: string;
+  readonly task: number;
+  /** The task-config generation the dispatcher saw; a mismatch means the task was reassigned. */
+  readonly generation: number;
+  /** Unique per invocation (the Lambda request id): the lease owner. */
+  readonly owner: string;
+  /** Worker id shown in the task status. */
+  readonly workerId: string;
+  /** Absolute time (ms, on the injected clock) by which the invocation must have returned. */
+  readonly deadline: number;
+}
+
+export type SourceRunOutcome =
+  | 'completed'
+  | 'not-running'
+  | 'lease-held'
+  | 'stale-generation'
+  | 'fenced'
+  | 'outcome-unknown'
+  /** A retriable error ended the invocation early; the next one carries on. */
+  | 'interrupted'
+  | 'failed';
+
+export interface SourceRunResult {
+  readonly outcome: SourceRunOutcome;
+  readonly transactions: number;
+  readonly records: number;
+  readonly recovery?: RecoveryOutcome;
+  readonly error?: Error;
+}
+
+/** Thrown by the checkpoint hook's wrapper: the invocation stops dead, no cleanup (a crash). */
+export class AbandonedInvocation extends Error {}
+
+/** Names derived from the connector and task, shared by the runner, recovery and tools. */
+export function transactionalIdOf(prefix: string, connector: string, task: number): string {
+  return `${prefix}-${connector}-${task}`;
+}
+
+/**
+ * One bounded invocation of a source task under the exactly-once protocol
+ * (docs/exactly-once-source.md): lease, producer, recovery, then poll → transform → convert →
+ * transaction until the deadline, the record cap, or idleness.
+ */
+export async function runSourceInvocation(
+  deps: SourceRuntimeDeps,
+  invocation: SourceInvocation,
+): Promise<SourceRunResult> {
+  const { store, settings, clock } = deps;
+  const ref = { connector: invocation.connector, task: invocation.task };
+  let lease: Lease;
+  try {
+    lease = await store.leases.acquireLease({
+      ...ref,
+      owner: invocation.owner,
+      generation: invocation.generation,
+      ttlMs: Math.max(0, invocation.deadline - clock.now()) + settings.leaseMarginMs,
+    });
+  } catch (error) {
+    if (error instanceof TargetNotRunningError) return empty('not-running');
+    if (error instanceof LeaseHeldError) return empty('lease-held');
+    if (error instanceof StaleGenerationError) return empty('stale-generation');
+    throw error;
+  }
+  const session = new SourceSession(deps, invocation, lease);
+  return session.run();
+}
+
+function empty(outcome: SourceRunOutcome): SourceRunResult {
+  return { outcome, transactions: 0, records: 0 };
+}
+
+class SourceSession {
+  readonly #transactionalId: string;
+  #transactions = 0;
+  #records = 0;
+  #task: SourceTask | undefined;
+  #pipeline: SourceRecordPipeline | undefined;
+  #open: SourceTransaction | undefined;
+  #recovery: RecoveryOutcome | undefined;
+
+  constructor(
+    private readonly deps: SourceRuntimeDeps,
+    private readonly invocation: SourceInvocation,
+    private readonly lease: Lease,
+  ) {
+    this.#transactionalId = transactionalIdOf(
+      deps.settings.transactionalIdPrefix,
+      invocation.connector,
+      invocation.task,
+    );
+  }
+
+  #result(outcome: SourceRunOutcome, error?: Error): SourceRunResult {
+    return {
+      outcome,
+      transactions: this.#transactions,
+      records: this.#records,
+      ...(this.#recovery === undefined ? {} : { recovery: this.#recovery }),
+      ...(error === undefined ? {} : { error }),
+    };
+  }
+
+  async #checkpoint(point: SourceCheckpoint): Promise<void> {
+    if (this.deps.checkpoint === undefined) return;
+    try {
+      await this.deps.checkpoint(point);
+    } catch (error) {
+      throw new AbandonedInvocation(`abandoned at ${point}`, { cause: error });
+    }
+  }
+
+  async run(): Promise<SourceRunResult> {
+    const { deps, invocation } = this;
+    const ref = { connector: invocation.connector, task: invocation.task };
+    try {
+      const connectorRecord = await deps.store.configs.getConnector(invocation.connector);
+      const taskSet = await deps.store.configs.getTaskConfigs(invocation.connector);
+      const taskEntry = taskSet.tasks.find((t) => t.task === invocation.task);
+      if (connectorRecord === undefined || taskEntry === undefined) {
+        await this.#release();
+        return this.#result('stale-generation');
+      }
+      const config = parseConnectorConfig(connectorRecord.config, 'source');
+      const offsetsTopic = config.offsetsStorageTopic ?? deps.settings.offsetsTopic;
+      await deps.admin.createTopics([
+        {
+          topic: offsetsTopic,
+          partitions: deps.settings.offsetsTopicPartitions,
+          replicationFactor: deps.settings.offsetsTopicReplicationFactor,
+          configs: { 'cleanup.policy': 'compact' },
+        },
+      ]);
+      const producer = await deps.producers.get(this.#transactionalId);
+      const recovered = await recoverSourceOffsets(
+        {
+          offsets: deps.store.offsets,
+          admin: deps.admin,
+          sleep: deps.sleep,
+          now: () => deps.clock.now(),
+        },
+        { ref, fence: this.lease, markerGroup: this.#transactionalId, markerTopic: offsetsTopic },
+      );
+      this.#recovery = recovered.outcome;
+      await deps.store.status.putTaskStatus(
+        ref,
+        { state: 'RUNNING', workerId: invocation.workerId },
+        this.lease,
+      );
+
+      const descriptor = deps.plugins.resolve(config.connectorClass, 'source');
+      const connector = descriptor.create() as SourceConnector;
+      let recoveredOffsets: CommittedSourceOffsets = recovered.committed;
+      const context = new SourceTaskContextImpl({
+        config: taskEntry.config,
+        own: () => recoveredOffsets.offsets,
+        offsets: deps.store.offsets,
+        ref,
+        connectorDefinesBoundaries: config.transactionBoundary === 'connector',
+      });
+      this.#task = connector.createTask();
+      this.#pipeline = deps.buildPipeline(config, invocation.task);
+      await this.#task.start(taskEntry.config, context);
+
+      const interval =
+        config.transactionBoundaryIntervalMs ?? deps.settings.defaultCommitIntervalMs;
+      const scope = {
+        ref,
+        fence: this.lease,
+        connector: invocation.connector,
+        offsetsTopic,
+        markerGroup: this.#transactionalId,
+        offsets: deps.store.offsets,
+        checkpoint: (point: SourceCheckpoint) => this.#checkpoint(point),
+      };
+      let openedAt = 0;
+      let lastRecordAt = deps.clock.now();
+      let lastAssignmentCheck = deps.clock.now();
+      while (this.#hasTime() && this.#records < deps.settings.maxRecordsPerInvocation) {
+        if (deps.clock.now() - lastAssignmentCheck >= deps.settings.assignmentCheckMs) {
+          lastAssignmentCheck = deps.clock.now();
+          if (!(await this.#stillAssigned())) break;
+        }
+        const polled = (await this.#task.poll()) ?? [];
+        if (polled.length === 0) {
+          if (deps.clock.now() - lastRecordAt >= deps.settings.maxIdleMs) break;
+          await deps.sleep(deps.settings.idlePollMs);
+          continue;
+        }
+        lastRecordAt = deps.clock.now();
+        const { produced, deadLetters } = await this.#process(polled);
+        if (this.#open === undefined) {
+          this.#open = new SourceTransaction(scope, await producer.begin(), recoveredOffsets);
+          openedAt = deps.clock.now();
+        }
+        await this.#open.send(polled, produced, deadLetters);
+        this.#records += polled.length;
+        const due =
+          config.transactionBoundary === 'poll' ||
+          (config.transactionBoundary === 'interval' && deps.clock.now() - openedAt >= interval) ||
+          (config.transactionBoundary === 'connector' && context.takeCommitRequest());
+        if (due) recoveredOffsets = await this.#commitOpen();
+      }
+      if (this.#open !== undefined) recoveredOffsets = await this.#commitOpen();
+      await this.#task.commit();
+      await this.#stopTask();
+      await this.#release();
+      return this.#result('completed');
+    } catch (error) {
+      return this.#fail(error);
+    }
+  }
+
+  async #commitOpen(): Promise<CommittedSourceOffsets> {
+    const open = this.#open;
+    if (open === undefined) throw new Error('no open transaction');
+    this.#open = undefined;
+    if (open.isEmpty) {
+      await open.abort();
+      return (
+        (await this.deps.store.offsets.getSourceOffsets(this.lease)).committed ?? {
+          seq: 0,
+          offsets: [],
+        }
+      );
+    }
+    const { committed, acknowledged } = await open.commit();
+    this.#transactions += 1;
+    for (const { record, metadata } of acknowledged) {
+      await this.#task?.commitRecord(record, metadata);
+    }
+    return committed;
+  }
+
+  async #process(polled: readonly SourceRecord[]) {
+    const produced: (OutgoingRecord | null)[] = [];
+    const deadLetters: OutgoingRecord[] = [];
+    for (const record of polled) {
+      const result = await (this.#pipeline as SourceRecordPipeline).process(record);
+      if (result.kind === 'produce') produced.push(result.record);
+      else {
+        produced.push(null);
+        deadLetters.push(...result.deadLetters);
+      }
+    }
+    return { produced, deadLetters };
+  }
+
+  #hasTime(): boolean {
+    return this.deps.clock.now() < this.invocation.deadline;
+  }
+
+  async #stillAssigned(): Promise<boolean> {
+    const [connector, tasks] = await Promise.all([
+      this.deps.store.configs.getConnector(this.invocation.connector),
+      this.deps.store.configs.getTaskConfigs(this.invocation.connector),
+    ]);
+    const entry = tasks.tasks.find((t) => t.task === this.invocation.task);
+    return connector?.targetState === 'RUNNING' && entry?.generation === this.invocation.generation;
+  }
+
+  async #stopTask(): Promise<void> {
+    this.#pipeline?.close();
+    const task = this.#task;
+    this.#task = undefined;
+    if (task) await task.stop();
+  }
+
+  async #release(): Promise<void> {
+    await this.deps.store.leases.releaseLease(this.lease);
+  }
+
+  async #fail(error: unknown): Promise<SourceRunResult> {
+    if (error instanceof AbandonedInvocation) throw error;
+    const err = error instanceof Error ? error : new Error(String(error));
+    const open = this.#open;
+    this.#open = undefined;
+    if (error instanceof FencedError) {
+      // A newer invocation or producer owns the task: touch nothing it owns.
+      await this.deps.producers.discard(this.#transactionalId);
+      await this.#stopTask().catch(() => undefined);
+      return this.#result('fenced', err);
+    }
+    if (error instanceof TransactionOutcomeUnknownError) {
+      await this.deps.producers.discard(this.#transactionalId);
+      await this.#stopTask().catch(() => undefined);
+      await this.#release().catch(() => undefined);
+      return this.#result('outcome-unknown', err);
+    }
+    if (open !== undefined) {
+      await open.abort().catch(() => this.deps.producers.discard(this.#transactionalId));
+    }
+    await this.#stopTask().catch(() => undefined);
+    if (isRetriable(error)) {
+      await this.#release().catch(() => undefined);
+      return this.#result('interrupted', err);
+    }
+    const trace = err.stack ?? `${err.name}: ${err.message}`;
+    await this.deps.store.status
+      .putTaskStatus(
+        { connector: this.invocation.connector, task: this.invocation.task },
+        { state: 'FAILED', workerId: this.invocation.workerId, trace },
+        this.lease,
+      )
+      .catch(() => undefined);
+    await this.#release().catch(() => undefined);
+    return this.#result('failed', err);
+  }
+}

@@ -1,0 +1,237 @@
+import { logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import type { SourceRecord } from '../../../shared/connect/records.js';
+import type { StateStore } from '../../../shared/ports/state-store.js';
+import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
+import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
+import {
+  AbandonedInvocation,
+  defaultSourceRuntimeSettings,
+  runSourceInvocation,
+  type SourceRuntimeDeps,
+} from '../../../shared/runtime/source/source-task-runner.js';
+import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
+import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+
+const encoder = new TextEncoder();
+const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
+
+/** Strings straight to UTF-8: the protocol under test does not depend on the converters. */
+const plainPipeline: SourceRecordPipeline = {
+  process: async (record: SourceRecord) => ({
+    kind: 'produce',
+    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
+  }),
+  close: () => {},
+};
+
+/** A clock that real time drives, with a skew tests push forward to expire leases. */
+class SkewClock {
+  skew = 0;
+  now(): number {
+    return Date.now() + this.skew;
+  }
+}
+
+/** Reads the topic read_committed and checks every (p, seq) arrived exactly once, in order. */
+async function checkExactlyOnce(topic: string, partitions: number, total: number) {
+  const consumer = testKafka().consumer({ groupId: uniqueName('check'), maxWaitTimeInMs: 100 });
+  const seen = new Map<number, number[]>();
+  let count = 0;
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const { p, seq } = JSON.parse(message.value?.toString() ?? '{}') as {
+        p: number;
+        seq: number;
+      };
+      seen.set(p, [...(seen.get(p) ?? []), seq]);
+      count += 1;
+    },
+  });
+  const expected = partitions * total;
+  const deadline = Date.now() + 20_000;
+  while (count < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 1000)); // anything extra (a duplicate) would show up now
+  await consumer.disconnect();
+  let duplicates = 0;
+  let losses = 0;
+  for (let p = 0; p < partitions; p += 1) {
+    const seqs = seen.get(p) ?? [];
+    const unique = new Set(seqs);
+    duplicates += seqs.length - unique.size;
+    for (let seq = 1; seq <= total; seq += 1) if (!unique.has(seq)) losses += 1;
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  }
+  return { duplicates, losses, count };
+}
+
+describe('exactly-once source runtime (real broker + dynalite)', () => {
+  const kafka = () =>
+    new KafkaJsClientFactory({ brokers: inject('kafkaBrokers'), logLevel: logLevel.NOTHING });
+  let factory: KafkaJsClientFactory;
+  let store: StateStore;
+  const clock = new SkewClock();
+
+  beforeAll(async () => {
+    const client = testDynamo();
+    const tableName = uniqueName('state');
+    await ensureTable(client, tableName);
+    store = createDynamoDbStateStore({ client, tableName, clock });
+    factory = kafka();
+  });
+
+  afterAll(async () => {
+    await factory.close();
+  });
+
+  async function createConnector(partitions: number, total: number, batch: number) {
+    const name = uniqueName('seq');
+    const topic = `${name}-out`;
+    const admin = factory.admin();
+    await admin.createTopics([{ topic, partitions: 2 }]);
+    await admin.close();
+    const config = {
+      name,
+      'connector.class': SEQUENCE_SOURCE_CLASS,
+      'offsets.storage.topic': `${name}-offsets`,
+      topic,
+      partitions: Array.from({ length: partitions }, (_, i) => i).join(','),
+      total: String(total),
+      batch: String(batch),
+    };
+    await store.configs.createConnector(name, config);
+    const set = await store.configs.putTaskConfigs(name, [config], 0);
+    return { name, topic, generation: set.tasks[0]?.generation ?? 0 };
+  }
+
+  function deps(
+    pool: ProducerPool,
+    checkpoint?: (p: SourceCheckpoint) => Promise<void>,
+  ): SourceRuntimeDeps {
+    return {
+      store,
+      admin: factory.admin(),
+      producers: pool,
+      plugins: sequenceRegistry(),
+      clock,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      buildPipeline: () => plainPipeline,
+      settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 300, idlePollMs: 20 },
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+    };
+  }
+
+  const invocation = (name: string, generation: number) => ({
+    connector: name,
+    task: 0,
+    generation,
+    owner: uniqueName('inv'),
+    workerId: 'test-worker',
+    deadline: clock.now() + 30_000,
+  });
+
+  it('produces every record once and keeps Connect-format offsets in step', async () => {
+    const { name, topic, generation } = await createConnector(3, 60, 20);
+    const result = await runSourceInvocation(
+      deps(new ProducerPool(factory)),
+      invocation(name, generation),
+    );
+
+    expect(result.outcome).toBe('completed');
+    expect(result.records).toBe(180);
+    expect(result.transactions).toBe(9);
+    expect(await checkExactlyOnce(topic, 3, 60)).toMatchObject({ duplicates: 0, losses: 0 });
+    const offsets = await store.offsets.getSourceOffsets({ connector: name, task: 0 });
+    expect(offsets.committed?.seq).toBe(9);
+    expect(
+      [...(offsets.committed?.offsets ?? [])].sort(
+        (a, b) => Number(a.partition.p) - Number(b.partition.p),
+      ),
+    ).toEqual([0, 1, 2].map((p) => ({ partition: { p }, offset: { seq: 60 } })));
+  });
+
+  const points: SourceCheckpoint[] = [
+    'before-send',
+    'after-send',
+    'after-pending',
+    'after-commit',
+    'after-promote',
+  ];
+
+  it.each(points)(
+    'loses and duplicates nothing when invocations crash at %s, over several rounds',
+    async (point) => {
+      const { name, topic, generation } = await createConnector(2, 60, 15);
+      let crashes = 0;
+      for (let round = 0; round < 12; round += 1) {
+        let hits = 0;
+        const crashAt = 1 + (round % 3); // the 1st, 2nd or 3rd time the point is reached
+        const pool = new ProducerPool(factory); // a crash loses the container, and its producer
+        try {
+          const result = await runSourceInvocation(
+            deps(pool, async (p) => {
+              if (p === point && ++hits === crashAt) throw new Error('simulated crash');
+            }),
+            invocation(name, generation),
+          );
+          expect(['completed', 'lease-held']).toContain(result.outcome);
+          if (result.outcome === 'completed' && result.records === 0) break;
+        } catch (error) {
+          expect(error).toBeInstanceOf(AbandonedInvocation);
+          crashes += 1;
+          clock.skew += 60_000; // the crashed holder's lease expires
+        }
+        await pool.closeAll();
+      }
+      expect(crashes).toBeGreaterThan(0);
+      expect(await checkExactlyOnce(topic, 2, 60)).toMatchObject({ duplicates: 0, losses: 0 });
+    },
+  );
+
+  it.each(['after-pending', 'after-commit'] as const)(
+    'fences a zombie stalled at %s while a newer invocation takes over',
+    async (point) => {
+      const { name, topic, generation } = await createConnector(2, 40, 10);
+      let release: () => void = () => {};
+      const stalled = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reached: () => void = () => {};
+      const atPoint = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      let hits = 0;
+      const zombiePool = new ProducerPool(factory);
+      const zombie = runSourceInvocation(
+        deps(zombiePool, async (p) => {
+          if (p === point && ++hits === 2) {
+            reached();
+            await stalled;
+          }
+        }),
+        invocation(name, generation),
+      );
+      await atPoint;
+      clock.skew += 60_000; // the zombie's lease expires while it hangs
+      const successorPool = new ProducerPool(factory);
+      const successor = await runSourceInvocation(
+        deps(successorPool),
+        invocation(name, generation),
+      );
+      release();
+      const zombieResult = await zombie;
+
+      expect(successor.outcome).toBe('completed');
+      expect(successor.recovery?.kind).toBe(point === 'after-commit' ? 'promoted' : 'discarded');
+      expect(zombieResult.outcome).toBe('fenced');
+      expect(await checkExactlyOnce(topic, 2, 40)).toMatchObject({ duplicates: 0, losses: 0 });
+      await Promise.all([zombiePool.closeAll(), successorPool.closeAll()]);
+    },
+  );
+});

@@ -1,0 +1,25 @@
+/**
+ * The datagen connector's plugin descriptor, and the only place it reads the wall clock and
+ * the timer (through `globalThis`): everything else gets them injected.
+ */
+import type { PluginDescriptor } from '../../../connect/plugin.js';
+import { DATAGEN_VERSION } from './datagen-config.js';
+import { DatagenSourceConnector } from './datagen-source-connector.js';
+import type { DatagenDeps } from './datagen-source-task.js';
+
+/** The wall clock and a timer-based sleep, for production use. */
+export function systemDatagenDeps(): DatagenDeps {
+  return {
+    clock: { now: () => globalThis.Date.now() },
+    sleep: (ms) => new Promise((resolve) => globalThis.setTimeout(resolve, ms)),
+  };
+}
+
+/** Registers as `datagen`, `DatagenSource`, `DatagenConnector` and the full class name. */
+export const datagenDescriptor: PluginDescriptor<'source'> = {
+  className: 'dev.serverlessconnect.connectors.DatagenSourceConnector',
+  aliases: ['datagen', 'DatagenSource', 'DatagenConnector'],
+  type: 'source',
+  version: DATAGEN_VERSION,
+  create: () => new DatagenSourceConnector(systemDatagenDeps()),
+};

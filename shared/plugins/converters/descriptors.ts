@@ -1,0 +1,71 @@
+/**
+ * The built-in converters, registered under Apache Kafka Connect's class names so existing
+ * connector configs (`value.converter=org.apache.kafka.connect.json.JsonConverter`) work as is.
+ * The registry adds the simple names (`JsonConverter`, `Json`) as aliases.
+ */
+import type { AnyPluginDescriptor } from '../../connect/plugin.js';
+import { ByteArrayConverter } from './byte-array-converter.js';
+import { JsonConverter } from './json-converter.js';
+import { SimpleHeaderConverter } from './simple-header-converter.js';
+import { StringConverter } from './string-converter.js';
+
+/** The version the built-in converters report. */
+export const CONVERTERS_VERSION = '0.1.0';
+
+const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
+const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
+const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
+const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
+
+/** Every built-in converter and header converter, one descriptor per (class, type). */
+export const converterDescriptors: AnyPluginDescriptor[] = [
+  {
+    className: JSON_CONVERTER,
+    aliases: [],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new JsonConverter(),
+  },
+  {
+    className: JSON_CONVERTER,
+    aliases: [],
+    type: 'header_converter',
+    version: CONVERTERS_VERSION,
+    create: () => new JsonConverter(),
+  },
+  {
+    className: STRING_CONVERTER,
+    aliases: [],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new StringConverter(),
+  },
+  {
+    className: STRING_CONVERTER,
+    aliases: [],
+    type: 'header_converter',
+    version: CONVERTERS_VERSION,
+    create: () => new StringConverter(),
+  },
+  {
+    className: BYTE_ARRAY_CONVERTER,
+    aliases: [],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new ByteArrayConverter(),
+  },
+  {
+    className: BYTE_ARRAY_CONVERTER,
+    aliases: [],
+    type: 'header_converter',
+    version: CONVERTERS_VERSION,
+    create: () => new ByteArrayConverter(),
+  },
+  {
+    className: SIMPLE_HEADER_CONVERTER,
+    aliases: [],
+    type: 'header_converter',
+    version: CONVERTERS_VERSION,
+    create: () => new SimpleHeaderConverter(),
+  },
+];

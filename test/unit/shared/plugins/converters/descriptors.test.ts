@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { PluginRegistry } from '../../../../../shared/connect/plugin.js';
+import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
+import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
+import { JsonConverter } from '../../../../../shared/plugins/converters/json-converter.js';
+import { SimpleHeaderConverter } from '../../../../../shared/plugins/converters/simple-header-converter.js';
+import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
+
+function registry(): PluginRegistry {
+  const r = new PluginRegistry();
+  for (const d of converterDescriptors) r.register(d);
+  return r;
+}
+
+describe('converterDescriptors', () => {
+  it.each([
+    ['org.apache.kafka.connect.json.JsonConverter', JsonConverter],
+    ['org.apache.kafka.connect.storage.StringConverter', StringConverter],
+    ['org.apache.kafka.connect.converters.ByteArrayConverter', ByteArrayConverter],
+  ])('registers %s as a converter and a header converter', (className, type) => {
+    // Prepare
+    const r = registry();
+
+    // Act
+    const converter = r.resolve(className, 'converter').create();
+    const headerConverter = r.resolve(className, 'header_converter').create();
+
+    // Assess
+    expect(converter).toBeInstanceOf(type);
+    expect(headerConverter).toBeInstanceOf(type);
+    expect(headerConverter).not.toBe(converter);
+  });
+
+  it('registers SimpleHeaderConverter as a header converter only', () => {
+    // Prepare
+    const r = registry();
+    const name = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
+
+    // Act
+    const headerConverter = r.resolve(name, 'header_converter').create();
+
+    // Assess
+    expect(headerConverter).toBeInstanceOf(SimpleHeaderConverter);
+    expect(r.has(name, 'converter')).toBe(false);
+  });
+
+  it('resolves the simple names Connect users write', () => {
+    // Prepare
+    const r = registry();
+
+    // Act
+    const json = r.resolve('JsonConverter', 'converter').create();
+    const string = r.resolve('String', 'converter').create();
+
+    // Assess
+    expect(json).toBeInstanceOf(JsonConverter);
+    expect(string).toBeInstanceOf(StringConverter);
+  });
+});

@@ -5,9 +5,9 @@
  *
  * Differences from Apache Kafka Connect, on purpose:
  * - `key.converter`, `value.converter` and `header.converter` default to
- *   {@link DEFAULT_CONVERTERS} (the JSON converter) instead of inheriting a worker config:
- *   there is no worker config. Connect's worker default for headers is
- *   `org.apache.kafka.connect.storage.SimpleHeaderConverter`.
+ *   {@link DEFAULT_CONVERTERS} (the JSON converter for keys and values, Connect's
+ *   `SimpleHeaderConverter` for headers) instead of inheriting a worker config: there is no
+ *   worker config.
  * - Source connectors also get the `errors.deadletterqueue.*` keys: records that fail in
  *   conversion or transformation under `errors.tolerance=all` can go to a DLQ topic.
  */
@@ -86,7 +86,8 @@ const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 export const DEFAULT_CONVERTERS = {
   key: JSON_CONVERTER,
   value: JSON_CONVERTER,
-  header: JSON_CONVERTER,
+  // Kafka Connect's worker default: header values as plain strings, not JSON.
+  header: 'org.apache.kafka.connect.storage.SimpleHeaderConverter',
 } as const;
 
 const N = ConnectorConfigNames;

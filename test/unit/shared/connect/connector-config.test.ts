@@ -15,6 +15,7 @@ import {
 import { ConfigError } from '../../../../shared/connect/errors.js';
 
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
+const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
 
 const regexRouterDef = () =>
   new ConfigDef()
@@ -48,6 +49,7 @@ const lookup: PluginConfigLookup = (className, kind) => {
   if ((kind === 'converter' || kind === 'header_converter') && className === JSON_CONVERTER) {
     return new ConfigDef();
   }
+  if (kind === 'header_converter' && className === SIMPLE_HEADER_CONVERTER) return new ConfigDef();
   if (kind === 'converter' && className === 'StringConverter') return new ConfigDef();
   return undefined;
 };
@@ -109,7 +111,7 @@ describe('connectorConfigDef', () => {
       'header.converter',
       'CLASS',
       true,
-      JSON_CONVERTER,
+      SIMPLE_HEADER_CONVERTER,
       'Common',
       7,
       'SHORT',
@@ -218,11 +220,11 @@ describe('connectorConfigDef', () => {
     expect(connectorConfigDef('sink').configKey('exactly.once.support')).toBeUndefined();
   });
 
-  it('uses the JSON converter by default', () => {
+  it("uses the JSON converter for keys and values and Connect's SimpleHeaderConverter for headers by default", () => {
     expect(DEFAULT_CONVERTERS).toEqual({
       key: JSON_CONVERTER,
       value: JSON_CONVERTER,
-      header: JSON_CONVERTER,
+      header: SIMPLE_HEADER_CONVERTER,
     });
   });
 });

@@ -39,6 +39,7 @@ interface Sent {
  */
 export class SourceTransaction {
   readonly #sent: Sent[] = [];
+  readonly #buffer: { record: OutgoingRecord; sent: number }[] = [];
   readonly #latest = new Map<string, SourcePartitionOffset>();
   #firstPosition: TopicPartitionOffset | undefined;
   #recordCount = 0;
@@ -60,29 +61,47 @@ export class SourceTransaction {
   }
 
   /**
-   * Sends one poll's results. `outgoing[i]` belongs to `polled[i]`'s position; a polled record
-   * that produced nothing (dropped, dead-lettered) still advances its source offset.
+   * Adds one poll's results. `produced[i]` belongs to `polled[i]`; a polled record that produced
+   * nothing (dropped, dead-lettered) still advances its source offset. Records are buffered and
+   * sent in one produce request with the offset records at commit (or when the buffer reaches
+   * {@link SourceTransaction.flushAt} records, for long interval or connector transactions).
    */
   async send(
     polled: readonly SourceRecord[],
     produced: readonly (OutgoingRecord | null)[],
     deadLetters: readonly OutgoingRecord[],
   ): Promise<void> {
-    await this.scope.checkpoint('before-send');
-    const outgoing = [...produced.filter((r): r is OutgoingRecord => r !== null), ...deadLetters];
-    const positions = await this.tx.send(outgoing);
-    this.#firstPosition ??= positions[0];
-    this.#recordCount += outgoing.length;
-    let next = 0;
     polled.forEach((record, i) => {
-      const position = produced[i] === null ? undefined : positions[next++];
-      this.#sent.push({ record, position });
+      const outgoing = produced[i] ?? null;
+      this.#sent.push({ record, position: undefined });
+      if (outgoing !== null) this.#buffer.push({ record: outgoing, sent: this.#sent.length - 1 });
       if (record.sourcePartition !== null && record.sourceOffset !== null) {
         const entry = { partition: record.sourcePartition, offset: record.sourceOffset };
         this.#latest.set(sourcePartitionKey(entry.partition), entry);
       }
     });
+    for (const record of deadLetters) this.#buffer.push({ record, sent: -1 });
+    this.#recordCount += produced.filter((r) => r !== null).length + deadLetters.length;
+    if (this.#buffer.length >= SourceTransaction.flushAt) await this.#flush([]);
+  }
+
+  /** Buffer size that triggers a send before the commit. */
+  static readonly flushAt = 5_000;
+
+  /** Sends the buffered records followed by `extra`; returns the positions of `extra`. */
+  async #flush(extra: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
+    const buffered = this.#buffer.splice(0);
+    if (buffered.length === 0 && extra.length === 0) return [];
+    await this.scope.checkpoint('before-send');
+    const positions = await this.tx.send([...buffered.map((b) => b.record), ...extra]);
+    buffered.forEach((b, i) => {
+      const position = positions[i];
+      this.#firstPosition ??= position;
+      const sent = this.#sent[b.sent];
+      if (sent !== undefined) this.#sent[b.sent] = { record: sent.record, position };
+    });
     await this.scope.checkpoint('after-send');
+    return positions.slice(buffered.length);
   }
 
   /**
@@ -96,26 +115,29 @@ export class SourceTransaction {
     const { scope } = this;
     const seq = this.committed.seq + 1;
     const advanced = [...this.#latest.values()];
-    const offsetPositions = await this.tx.send(
+    const offsetPositions = await this.#flush(
       advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
     );
-    await this.tx.sendOffsets(scope.markerGroup, [
-      { topic: scope.offsetsTopic, partition: 0, offset: seq },
-    ]);
     const probe = offsetPositions[0] ?? this.#firstPosition;
     const offsets = mergeOffsets(this.committed.offsets, advanced);
-    await scope.offsets.writePendingSourceOffsets(
-      scope.ref,
-      {
-        seq,
-        offsets,
-        positions:
-          probe === undefined
-            ? []
-            : [{ topic: probe.topic, partition: probe.partition, offset: String(probe.offset) }],
-      },
-      scope.fence,
-    );
+    // The marker and `pending` are independent; both must be in place before the commit.
+    await Promise.all([
+      this.tx.sendOffsets(scope.markerGroup, [
+        { topic: scope.offsetsTopic, partition: 0, offset: seq },
+      ]),
+      scope.offsets.writePendingSourceOffsets(
+        scope.ref,
+        {
+          seq,
+          offsets,
+          positions:
+            probe === undefined
+              ? []
+              : [{ topic: probe.topic, partition: probe.partition, offset: String(probe.offset) }],
+        },
+        scope.fence,
+      ),
+    ]);
     await scope.checkpoint('after-pending');
     await this.tx.commit();
     await scope.checkpoint('after-commit');

@@ -1,0 +1,23 @@
+import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
+import { datagenDescriptor } from './connectors/datagen/descriptor.js';
+import { converterDescriptors } from './converters/descriptors.js';
+import { predicateDescriptors } from './predicates/descriptors.js';
+import { transformDescriptors } from './transforms/descriptors.js';
+
+/** Every built-in plugin: connectors, converters, transformations and predicates. */
+export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
+  datagenDescriptor,
+  ...converterDescriptors,
+  ...transformDescriptors,
+  ...predicateDescriptors,
+];
+
+/**
+ * A registry holding the built-in plugins, plus any extra descriptors (a deployment's own
+ * connectors). Names resolve by Apache class name, simple class name and alias.
+ */
+export function builtinRegistry(extra: readonly AnyPluginDescriptor[] = []): PluginRegistry {
+  const registry = new PluginRegistry();
+  for (const descriptor of [...builtinDescriptors, ...extra]) registry.register(descriptor);
+  return registry;
+}

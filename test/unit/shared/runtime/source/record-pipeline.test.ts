@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { SourceRecord } from '../../../../../shared/connect/records.js';
+import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
+import { Struct } from '../../../../../shared/connect/struct.js';
+import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
+import { silentLogger } from '../../../../../shared/ports/logger.js';
+import { buildSourcePipeline } from '../../../../../shared/runtime/source/record-pipeline.js';
+
+const text = (bytes: Uint8Array | null) =>
+  bytes === null ? null : new TextDecoder().decode(bytes);
+
+function pipeline(extra: Record<string, string>) {
+  const config = parseConnectorConfig(
+    { name: 'orders', 'connector.class': 'datagen', 'kafka.topic': 'orders', ...extra },
+    'source',
+  );
+  return buildSourcePipeline(config, 0, {
+    plugins: builtinRegistry(),
+    logger: silentLogger,
+    clock: { now: () => 0 },
+    sleep: async () => {},
+  });
+}
+
+const schema = new SchemaBuilder('struct')
+  .name('order')
+  .field('id', Schemas.INT32)
+  .field('qty', Schemas.STRING)
+  .build();
+
+function order(qty: string) {
+  return new SourceRecord({
+    sourcePartition: { p: 0 },
+    sourceOffset: { seq: 1 },
+    topic: 'orders',
+    kafkaPartition: null,
+    keySchema: Schemas.STRING,
+    key: 'o-1',
+    valueSchema: schema,
+    value: new Struct(schema).put('id', 1).put('qty', qty),
+  });
+}
+
+describe('buildSourcePipeline', () => {
+  it('transforms, then converts key, value and headers with the configured converters', async () => {
+    const p = pipeline({
+      transforms: 'route,tag',
+      'transforms.route.type': 'org.apache.kafka.connect.transforms.RegexRouter',
+      'transforms.route.regex': 'orders',
+      'transforms.route.replacement': 'orders-v2',
+      'transforms.tag.type': 'org.apache.kafka.connect.transforms.InsertHeader',
+      'transforms.tag.header': 'origin',
+      'transforms.tag.value.literal': 'datagen',
+      'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      'value.converter.schemas.enable': 'false',
+    });
+
+    const result = await p.process(order('3'));
+
+    expect(result.kind).toBe('produce');
+    if (result.kind !== 'produce') return;
+    expect(result.record.topic).toBe('orders-v2');
+    expect(text(result.record.key)).toBe('o-1');
+    expect(text(result.record.value)).toBe('{"id":1,"qty":"3"}');
+    expect(result.record.headers?.map((h) => [h.key, text(h.value)])).toEqual([
+      ['origin', 'datagen'],
+    ]);
+  });
+
+  it('skips a record a transformation drops, with nothing for the dead letter queue', async () => {
+    const p = pipeline({
+      transforms: 'drop',
+      'transforms.drop.type': 'org.apache.kafka.connect.transforms.Filter',
+    });
+    expect(await p.process(order('1'))).toEqual({ kind: 'skip', deadLetters: [] });
+  });
+
+  it('sends a failed record to the dead letter queue with Connect context headers when tolerated', async () => {
+    const p = pipeline({
+      transforms: 'cast',
+      'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
+      'transforms.cast.spec': 'qty:int32',
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': 'orders-dlq',
+      'errors.deadletterqueue.context.headers.enable': 'true',
+    });
+
+    const result = await p.process(order('not a number'));
+
+    expect(result.kind).toBe('skip');
+    if (result.kind !== 'skip') return;
+    expect(result.deadLetters).toHaveLength(1);
+    const [dead] = result.deadLetters;
+    expect(dead?.topic).toBe('orders-dlq');
+    const headers = new Map(dead?.headers?.map((h) => [h.key, text(h.value)]));
+    expect(headers.get('__connect.errors.stage')).toBe('TRANSFORMATION');
+    expect(headers.get('__connect.errors.connector.name')).toBe('orders');
+    expect(headers.get('__connect.errors.task.id')).toBe('0');
+    expect(headers.get('__connect.errors.class.name')).toContain('Cast');
+  });
+
+  it('fails when errors.tolerance is none', async () => {
+    const p = pipeline({
+      transforms: 'cast',
+      'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
+      'transforms.cast.spec': 'qty:int32',
+    });
+    await expect(p.process(order('not a number'))).rejects.toThrow(/Tolerance exceeded/);
+  });
+});

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+
+/** What a read_committed reader of an output topic found, per source partition. */
+export interface DeliveryReport {
+  /** Records seen more than once. */
+  readonly duplicates: number;
+  /** Sequence numbers missing below the highest one expected. */
+  readonly losses: number;
+  /** Pairs of records of one source partition seen out of order. */
+  readonly reordered: number;
+  readonly records: number;
+  /** The highest sequence number seen per source partition. */
+  readonly highest: ReadonlyMap<string, number>;
+}
+
+export interface CheckOptions {
+  readonly kafka: Kafka;
+  readonly topic: string;
+  /** Extracts (source partition, seq) from a record value. */
+  readonly identify: (value: Buffer | null) => { partition: string; seq: number };
+  /** Per source partition, the highest seq that must be there (1..n each exactly once). */
+  readonly expected: ReadonlyMap<string, number>;
+  /** Stop reading after this long without news once `expected` is covered (ms, default 1500). */
+  readonly quietMs?: number;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Reads every record of `topic` read_committed and checks that each source partition's
+ * sequence numbers are exactly 1..n, once each, in order: the exactly-once claim as a user sees it.
+ */
+export async function checkDelivery(options: CheckOptions): Promise<DeliveryReport> {
+  const consumer = options.kafka.consumer({
+    groupId: `eos-check-${randomUUID()}`,
+    readUncommitted: false,
+    maxWaitTimeInMs: 100,
+  });
+  const seen = new Map<string, number[]>();
+  let records = 0;
+  let lastNews = Date.now();
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const { partition, seq } = options.identify(message.value);
+        const list = seen.get(partition) ?? [];
+        list.push(seq);
+        seen.set(partition, list);
+        records += 1;
+        lastNews = Date.now();
+      },
+    });
+    const wanted = [...options.expected.values()].reduce((a, b) => a + b, 0);
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    while (Date.now() < deadline) {
+      if (records >= wanted && Date.now() - lastNews > (options.quietMs ?? 1500)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await consumer.disconnect();
+  }
+  let duplicates = 0;
+  let losses = 0;
+  let reordered = 0;
+  const highest = new Map<string, number>();
+  for (const partition of new Set([...options.expected.keys(), ...seen.keys()])) {
+    const seqs = seen.get(partition) ?? [];
+    const unique = new Set(seqs);
+    duplicates += seqs.length - unique.size;
+    const top = options.expected.get(partition) ?? 0;
+    for (let seq = 1; seq <= top; seq += 1) if (!unique.has(seq)) losses += 1;
+    for (let i = 1; i < seqs.length; i += 1) {
+      if ((seqs[i] as number) < (seqs[i - 1] as number)) reordered += 1;
+    }
+    highest.set(partition, Math.max(0, ...seqs));
+  }
+  return { duplicates, losses, reordered, records, highest };
+}

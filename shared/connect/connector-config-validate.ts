@@ -27,7 +27,6 @@ import {
 import { compileFullMatch } from './config-validators.js';
 import {
   type ConnectorKind,
-  connectorConfigDef,
   ConnectorConfigNames as N,
   ConnectorConfigPrefixes as P,
 } from './connector-config-defs.js';
@@ -38,6 +37,7 @@ import {
   findPlugin,
   type PluginConfigLookup,
 } from './connector-config-enrich.js';
+import { connectorConfigDef } from './connector-config-kinds.js';
 import { enrichTopicCreation, usesTopicCreation } from './topic-creation-config.js';
 
 /** Options of {@link validateConnectorConfig}. */

@@ -17,11 +17,11 @@ import {
 } from './config-def.js';
 import {
   type ConnectorKind,
-  connectorConfigDef,
   ConnectorConfigNames as N,
   ConnectorConfigPrefixes as P,
 } from './connector-config-defs.js';
 import { aliasesOf } from './connector-config-enrich.js';
+import { connectorConfigDef } from './connector-config-kinds.js';
 import { validateSinkTopics } from './connector-config-validate.js';
 import { ConfigError } from './errors.js';
 import { parseTopicCreation, type TopicCreationGroupConfig } from './topic-creation-config.js';
@@ -32,10 +32,7 @@ export {
   ConnectorConfigPrefixes,
   type ConnectorKind,
   commonConnectorConfigDef,
-  connectorConfigDef,
   DEFAULT_CONVERTERS,
-  sinkConnectorConfigDef,
-  sourceConnectorConfigDef,
 } from './connector-config-defs.js';
 export {
   type EnrichOptions,
@@ -43,6 +40,11 @@ export {
   type PluginConfigLookup,
   type PluginLookupKind,
 } from './connector-config-enrich.js';
+export {
+  connectorConfigDef,
+  sinkConnectorConfigDef,
+  sourceConnectorConfigDef,
+} from './connector-config-kinds.js';
 export {
   connectorPluginConfigKeyInfos,
   enrichedConnectorConfigDef,

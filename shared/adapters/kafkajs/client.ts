@@ -6,7 +6,6 @@ import type {
   TransactionalProducer,
 } from '../../ports/kafka.js';
 import { KafkaJsAdmin } from './admin.js';
-import { PartitionChooser } from './partition-chooser.js';
 import { KafkaJsIdempotentProducer, KafkaJsTransactionalProducer } from './producers.js';
 import { retry } from './records.js';
 
@@ -19,15 +18,11 @@ export interface KafkaJsOptions {
   readonly logLevel?: logLevel;
   /** Producer transaction timeout in ms (default 60000). */
   readonly transactionTimeoutMs?: number;
-  /** How long cached partition counts are trusted, in ms (default 300000, Kafka's metadata.max.age.ms). */
-  readonly metadataMaxAgeMs?: number;
 }
 
 /** The kafkajs implementation of the Kafka port. One instance per process (per warm Lambda container). */
 export class KafkaJsClientFactory implements KafkaClientFactory {
   readonly #kafka: Kafka;
-  readonly #chooser: PartitionChooser;
-  readonly #metadataAdmin: KafkaJsAdmin;
   readonly #transactionTimeoutMs: number;
 
   constructor(options: KafkaJsOptions) {
@@ -39,11 +34,6 @@ export class KafkaJsClientFactory implements KafkaClientFactory {
       ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
       ...(options.sasl === undefined ? {} : { sasl: options.sasl }),
     });
-    this.#metadataAdmin = new KafkaJsAdmin(this.#kafka);
-    this.#chooser = new PartitionChooser(
-      () => this.#metadataAdmin.connected(),
-      options.metadataMaxAgeMs ?? 300_000,
-    );
     this.#transactionTimeoutMs = options.transactionTimeoutMs ?? 60_000;
   }
 
@@ -51,21 +41,18 @@ export class KafkaJsClientFactory implements KafkaClientFactory {
     return new KafkaJsTransactionalProducer(
       transactionalId,
       this.#kafka,
-      this.#chooser,
       this.#transactionTimeoutMs,
     );
   }
 
   idempotentProducer(): IdempotentProducer {
-    return new KafkaJsIdempotentProducer(this.#kafka, this.#chooser);
+    return new KafkaJsIdempotentProducer(this.#kafka);
   }
 
   admin(): KafkaAdminPort {
     return new KafkaJsAdmin(this.#kafka);
   }
 
-  /** Closes the shared metadata connection. */
-  async close(): Promise<void> {
-    await this.#metadataAdmin.close();
-  }
+  /** Nothing is shared between the clients it built; each closes on its own. */
+  async close(): Promise<void> {}
 }

@@ -7,25 +7,21 @@ import type {
   TransactionalProducer,
 } from '../../ports/kafka.js';
 import { mapKafkaError } from './errors.js';
-import type { PartitionChooser } from './partition-chooser.js';
-import { groupByTopic, positions, retry } from './records.js';
+import { positions, RecordingPartitioner, retry, toBatch } from './records.js';
 
 class KafkaJsTransaction implements ProducerTransaction {
   constructor(
     private readonly tx: Transaction,
-    private readonly chooser: PartitionChooser,
+    private readonly partitioner: RecordingPartitioner,
     private readonly transactionalId: string,
   ) {}
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     if (records.length === 0) return [];
-    const partitions = await this.chooser.assign(records);
+    const { messages, topicMessages } = toBatch(records);
     try {
-      const results = await this.tx.sendBatch({
-        topicMessages: groupByTopic(records, partitions),
-        acks: -1,
-      });
-      return positions(records, partitions, results);
+      const results = await this.tx.sendBatch({ topicMessages, acks: -1 });
+      return positions(records, messages, this.partitioner, results);
     } catch (error) {
       throw mapKafkaError(error, `transactional send (${this.transactionalId})`);
     }
@@ -67,14 +63,15 @@ class KafkaJsTransaction implements ProducerTransaction {
 
 export class KafkaJsTransactionalProducer implements TransactionalProducer {
   readonly #producer: Producer;
+  readonly #partitioner = new RecordingPartitioner();
 
   constructor(
     readonly transactionalId: string,
     kafka: Kafka,
-    private readonly chooser: PartitionChooser,
     transactionTimeoutMs: number,
   ) {
     this.#producer = kafka.producer({
+      createPartitioner: this.#partitioner.create,
       transactionalId,
       idempotent: true,
       maxInFlightRequests: 1,
@@ -99,7 +96,7 @@ export class KafkaJsTransactionalProducer implements TransactionalProducer {
   async begin(): Promise<ProducerTransaction> {
     try {
       const tx = await this.#producer.transaction();
-      return new KafkaJsTransaction(tx, this.chooser, this.transactionalId);
+      return new KafkaJsTransaction(tx, this.#partitioner, this.transactionalId);
     } catch (error) {
       throw mapKafkaError(error, `beginning a transaction (${this.transactionalId})`);
     }
@@ -112,12 +109,15 @@ export class KafkaJsTransactionalProducer implements TransactionalProducer {
 
 export class KafkaJsIdempotentProducer implements IdempotentProducer {
   readonly #producer: Producer;
+  readonly #partitioner = new RecordingPartitioner();
 
-  constructor(
-    kafka: Kafka,
-    private readonly chooser: PartitionChooser,
-  ) {
-    this.#producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry });
+  constructor(kafka: Kafka) {
+    this.#producer = kafka.producer({
+      createPartitioner: this.#partitioner.create,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      retry,
+    });
   }
 
   async connect(): Promise<void> {
@@ -130,13 +130,10 @@ export class KafkaJsIdempotentProducer implements IdempotentProducer {
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     if (records.length === 0) return [];
-    const partitions = await this.chooser.assign(records);
+    const { messages, topicMessages } = toBatch(records);
     try {
-      const results = await this.#producer.sendBatch({
-        topicMessages: groupByTopic(records, partitions),
-        acks: -1,
-      });
-      return positions(records, partitions, results);
+      const results = await this.#producer.sendBatch({ topicMessages, acks: -1 });
+      return positions(records, messages, this.#partitioner, results);
     } catch (error) {
       throw mapKafkaError(error, 'idempotent send');
     }

@@ -1,7 +1,7 @@
 import { type KafkaMessage, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import { FencedError, NotFoundError } from '../../../shared/connect/errors.js';
+import { FencedError } from '../../../shared/connect/errors.js';
 import type { KafkaAdminPort, TopicPartitionOffset } from '../../../shared/ports/kafka.js';
 import { testKafka, uniqueName } from '../../support/services.js';
 
@@ -148,14 +148,15 @@ describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
     expect(ends.find((e) => e.partition === 0)?.offset).toBe(0);
   });
 
-  it('names the missing topic when asked to produce to a topic that does not exist', async () => {
+  it('creates a missing topic through the broker, as the Java producer does', async () => {
     const producer = factory.idempotentProducer();
     await producer.connect();
-    const missing = uniqueName('missing');
-    await expect(producer.send([{ topic: missing, key: text('k'), value: null }])).rejects.toThrow(
-      NotFoundError,
-    );
+    const topic = uniqueName('auto');
+    const [position] = await producer.send([{ topic, key: text('k'), value: text('v') }]);
     await producer.close();
+
+    expect(position).toEqual({ topic, partition: 0, offset: 0 });
+    expect(await admin.listTopics()).toContain(topic);
   });
 
   it('tells committed, aborted and still-open transactional records apart', async () => {

@@ -1,0 +1,94 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
+import type { PluginRegistry } from '../shared/connect/plugin.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import { systemClock } from '../shared/ports/clock.js';
+import type { KafkaAdminPort } from '../shared/ports/kafka.js';
+import type { Logger } from '../shared/ports/logger.js';
+import type { StateStore } from '../shared/ports/state-store.js';
+import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
+import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
+import {
+  defaultSourceRuntimeSettings,
+  type SourceRuntimeDeps,
+} from '../shared/runtime/source/source-task-runner.js';
+import { type FunctionEnv, readEnv } from './_env.js';
+
+/** Everything a warm container reuses across invocations. */
+export interface Composition {
+  readonly env: FunctionEnv;
+  readonly store: StateStore;
+  readonly kafka: KafkaJsClientFactory;
+  readonly admin: KafkaAdminPort;
+  readonly producers: ProducerPool;
+  readonly plugins: PluginRegistry;
+  readonly logger: Logger;
+  readonly source: SourceRuntimeDeps;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Builds the adapters and services from the environment. */
+export function compose(env: FunctionEnv = readEnv()): Composition {
+  const dynamo = new DynamoDBClient({
+    region: env.region,
+    ...(env.dynamoEndpoint === undefined ? {} : { endpoint: env.dynamoEndpoint }),
+  });
+  const store = createDynamoDbStateStore({ client: dynamo, tableName: env.stateTable });
+  const kafka = new KafkaJsClientFactory({
+    brokers: env.kafkaBrokers,
+    clientId: env.transactionalIdPrefix,
+    ...(env.kafkaSsl ? { ssl: true } : {}),
+  });
+  const admin = kafka.admin();
+  const producers = new ProducerPool(kafka);
+  const plugins = builtinRegistry();
+  const logger = jsonLogger(env.logLevel);
+  const source: SourceRuntimeDeps = {
+    store,
+    admin,
+    producers,
+    plugins,
+    clock: systemClock,
+    sleep,
+    buildPipeline: (config, task) =>
+      buildSourcePipeline(config, task, {
+        plugins,
+        logger: jsonLogger(env.logLevel, { connector: config.name, task }),
+        clock: systemClock,
+        sleep,
+      }),
+    settings: {
+      ...defaultSourceRuntimeSettings,
+      transactionalIdPrefix: env.transactionalIdPrefix,
+      offsetsTopic: env.offsetsTopic,
+    },
+  };
+  return {
+    env,
+    store,
+    kafka,
+    admin,
+    producers,
+    plugins,
+    logger,
+    source,
+    close: async () => {
+      await producers.closeAll();
+      await admin.close();
+      await kafka.close();
+      dynamo.destroy();
+    },
+  };
+}
+
+let cached: Composition | undefined;
+
+/** The container's composition, built on first use (adapters are never built at module scope). */
+export function composition(): Composition {
+  cached ??= compose();
+  return cached;
+}

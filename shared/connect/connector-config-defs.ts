@@ -13,12 +13,8 @@
  */
 import { ConfigDef } from './config-def.js';
 import {
-  CaseInsensitiveValidString,
-  LambdaValidator,
-  NonEmptyString,
   NonEmptyStringWithoutControlChars,
   Range,
-  RegexValidator,
   uniqueAliases,
   ValidString,
 } from './config-validators.js';

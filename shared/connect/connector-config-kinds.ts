@@ -7,11 +7,9 @@ import {
   CaseInsensitiveValidString,
   LambdaValidator,
   NonEmptyString,
-  NonEmptyStringWithoutControlChars,
   Range,
   RegexValidator,
   uniqueAliases,
-  ValidString,
 } from './config-validators.js';
 import { type ConnectorKind, commonConnectorConfigDef, G, N } from './connector-config-defs.js';
 

@@ -1,3 +1,4 @@
+import { Kafka, logLevel } from 'kafkajs';
 import type { TestProject } from 'vitest/node';
 import { startDynalite } from '../../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../../local/services/kafka-broker.js';
@@ -25,10 +26,50 @@ export default async function setup(project: TestProject): Promise<() => Promise
     startDynalite(),
     startS3rver(),
   ]);
+  await warmUp(kafka.brokers);
   project.provide('kafkaBrokers', kafka.brokers);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
   return async () => {
     await Promise.allSettled([dynamo.close(), s3.close(), kafka.stop()]);
   };
+}
+
+/**
+ * A fresh broker creates `__transaction_state` and `__consumer_offsets` on first use, and its
+ * coordinators answer "loading" for seconds meanwhile. One committed transaction with a group
+ * offset, with patient retries, makes both ready before any test measures anything.
+ */
+async function warmUp(brokers: string[]): Promise<void> {
+  const kafka = new Kafka({
+    brokers,
+    clientId: 'warm-up',
+    logLevel: logLevel.NOTHING,
+    retry: { initialRetryTime: 200, retries: 30, maxRetryTime: 2_000 },
+  });
+  const topic = 'serverless-connect-warm-up';
+  const admin = kafka.admin();
+  await admin.connect();
+  const producer = kafka.producer({
+    transactionalId: 'serverless-connect-warm-up',
+    idempotent: true,
+    maxInFlightRequests: 1,
+  });
+  try {
+    if (!(await admin.listTopics()).includes(topic)) {
+      await admin.createTopics({ topics: [{ topic }], waitForLeaders: true });
+    }
+    await producer.connect();
+    const tx = await producer.transaction();
+    await tx.send({ topic, messages: [{ value: 'warm' }] });
+    await tx.sendOffsets({
+      consumerGroupId: 'serverless-connect-warm-up',
+      topics: [{ topic, partitions: [{ partition: 0, offset: '1' }] }],
+    });
+    await tx.commit();
+    await admin.fetchOffsets({ groupId: 'serverless-connect-warm-up', topics: [topic] });
+  } finally {
+    await producer.disconnect();
+    await admin.disconnect();
+  }
 }

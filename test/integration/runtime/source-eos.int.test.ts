@@ -143,6 +143,7 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
       invocation(name, generation),
     );
 
+    expect(result.error).toBeUndefined();
     expect(result.outcome).toBe('completed');
     expect(result.records).toBe(180);
     expect(result.transactions).toBe(9);

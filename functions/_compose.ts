@@ -1,4 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createEnvConfigProvider } from '../shared/adapters/config-providers/env-provider.js';
+import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
@@ -61,6 +63,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
         clock: systemClock,
         sleep,
       }),
+    configProviders: { env: createEnvConfigProvider(), file: createFileConfigProvider() },
     settings: {
       ...defaultSourceRuntimeSettings,
       transactionalIdPrefix: env.transactionalIdPrefix,

@@ -1,4 +1,8 @@
 import {
+  type ConfigProviderResolver,
+  resolvePlaceholders,
+} from '../../connect/config-providers.js';
+import {
   type ParsedSourceConnectorConfig,
   parseConnectorConfig,
 } from '../../connect/connector-config.js';
@@ -66,6 +70,11 @@ export interface SourceRuntimeDeps {
     task: number,
   ) => SourceRecordPipeline;
   readonly settings: SourceRuntimeSettings;
+  /**
+   * Config providers by name (`env`, `file`, `secretsmanager`, `ssm`): placeholders such as
+   * `${env:NAME}` in the connector and task configs are resolved at task start, never stored.
+   */
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
   /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */
   readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
 }
@@ -194,7 +203,12 @@ class SourceSession {
         await this.#release();
         return this.#result('stale-generation');
       }
-      const config = parseConnectorConfig(connectorRecord.config, 'source');
+      const providers = deps.configProviders ?? {};
+      const config = parseConnectorConfig(
+        await resolvePlaceholders(connectorRecord.config, providers),
+        'source',
+      );
+      const taskConfig = await resolvePlaceholders(taskEntry.config, providers);
       const offsetsTopic = config.offsetsStorageTopic ?? deps.settings.offsetsTopic;
       await deps.admin.createTopics([
         {
@@ -225,7 +239,7 @@ class SourceSession {
       const connector = descriptor.create() as SourceConnector;
       let recoveredOffsets: CommittedSourceOffsets = recovered.committed;
       const context = new SourceTaskContextImpl({
-        config: taskEntry.config,
+        config: taskConfig,
         own: () => recoveredOffsets.offsets,
         offsets: deps.store.offsets,
         ref,
@@ -233,7 +247,7 @@ class SourceSession {
       });
       this.#task = connector.createTask();
       this.#pipeline = deps.buildPipeline(config, invocation.task);
-      await this.#task.start(taskEntry.config, context);
+      await this.#task.start(taskConfig, context);
 
       const interval =
         config.transactionBoundaryIntervalMs ?? deps.settings.defaultCommitIntervalMs;

@@ -84,6 +84,34 @@ describe('functions/source-task handler', () => {
     expect((await store.status.getTaskStatus({ connector: name, task: 0 }))?.state).toBe('RUNNING');
   });
 
+  it('resolves config placeholders at task start and keeps them unresolved in the store', async () => {
+    const { store, plugins } = compose.composition();
+    const name = uniqueName('secret');
+    const topic = `${name}-resolved`;
+    process.env.SC_TEST_DATAGEN_TOPIC = topic;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Kafka config placeholder, not a template
+    const placeholder = '${env:SC_TEST_DATAGEN_TOPIC}';
+    const config = {
+      name,
+      'connector.class': 'datagen',
+      'kafka.topic': placeholder,
+      iterations: '10',
+    };
+    await store.configs.createConnector(name, config);
+    const connector = plugins.resolve('datagen', 'source').create() as SourceConnector;
+    await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
+    const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
+
+    const result = await handlerModule.sourceTask(
+      { connector: name, task: 0, generation: set.tasks[0]?.generation },
+      lambdaContext(60_000),
+    );
+
+    expect(result).toMatchObject({ outcome: 'completed', records: 10 });
+    expect(await compose.composition().admin.listTopics()).toContain(topic);
+    expect((await store.configs.getConnector(name))?.config['kafka.topic']).toBe(placeholder);
+  });
+
   it('rejects a malformed event with a clear error', async () => {
     await expect(
       handlerModule.sourceTask({ connector: 'x', task: -1 }, lambdaContext(1000)),

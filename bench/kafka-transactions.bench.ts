@@ -1,5 +1,6 @@
 import type { Kafka, Message } from 'kafkajs';
 import { Kafka as KafkaClient, logLevel } from 'kafkajs';
+import { waitForTopicLeaders } from '../shared/adapters/kafkajs/admin.js';
 import { compareThroughput } from './harness.js';
 import type { BenchServices } from './services.js';
 
@@ -40,7 +41,8 @@ export async function run(services: BenchServices): Promise<void> {
   const topic = `bench-tx-${Date.now().toString(36)}`;
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: false });
+  await waitForTopicLeaders(admin, [topic]);
   await admin.disconnect();
 
   const batches = records();

@@ -3,6 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynalite } from '../../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../../local/services/kafka-broker.js';
 import { startS3rver } from '../../local/services/s3rver.js';
+import { waitForTopicLeaders } from '../../shared/adapters/kafkajs/admin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,7 +58,8 @@ async function warmUp(brokers: string[]): Promise<void> {
   });
   try {
     if (!(await admin.listTopics()).includes(topic)) {
-      await admin.createTopics({ topics: [{ topic }], waitForLeaders: true });
+      await admin.createTopics({ topics: [{ topic }], waitForLeaders: false });
+      await waitForTopicLeaders(admin, [topic]);
     }
     await producer.connect();
     const tx = await producer.transaction();

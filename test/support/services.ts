@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Admin, type ITopicConfig, Kafka, logLevel } from 'kafkajs';
 import { inject } from 'vitest';
+import { waitForTopicLeaders } from '../../shared/adapters/kafkajs/admin.js';
 
 /** Test-scoped credentials and region for the local AWS-compatible servers. */
 const region = 'us-east-1';
@@ -42,4 +43,13 @@ export function testS3(): S3Client {
     forcePathStyle: true,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
+}
+
+/** Creates topics with raw kafkajs and waits until every partition has a leader (KRaft-safe). */
+export async function createTopics(admin: Admin, topics: ITopicConfig[]): Promise<void> {
+  await admin.createTopics({ topics, waitForLeaders: false });
+  await waitForTopicLeaders(
+    admin,
+    topics.map((t) => t.topic),
+  );
 }

@@ -57,17 +57,21 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     const existing = new Set(await this.listTopics());
     const missing = specs.filter((s) => !existing.has(s.topic));
     if (missing.length === 0) return [];
-    await this.#call('creating topics', (admin) =>
-      admin.createTopics({
-        waitForLeaders: true,
+    await this.#call('creating topics', async (admin) => {
+      await admin.createTopics({
+        waitForLeaders: false,
         topics: missing.map((s) => ({
           topic: s.topic,
           numPartitions: s.partitions ?? -1,
           replicationFactor: s.replicationFactor ?? -1,
           configEntries: Object.entries(s.configs ?? {}).map(([name, value]) => ({ name, value })),
         })),
-      }),
-    );
+      });
+      await waitForTopicLeaders(
+        admin,
+        missing.map((s) => s.topic),
+      );
+    });
     return missing.map((s) => s.topic);
   }
 
@@ -100,5 +104,34 @@ export class KafkaJsAdmin implements KafkaAdminPort {
   async close(): Promise<void> {
     if (this.#connected) await this.#admin.disconnect().catch(() => undefined);
     this.#connected = undefined;
+  }
+}
+
+const notReadyYet = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+/**
+ * Waits until every partition of `topics` has a leader. kafkajs' own `waitForLeaders` gives up
+ * when a KRaft broker still answers UNKNOWN_TOPIC_OR_PARTITION for a topic it just created (the
+ * metadata has not reached the broker yet); this treats that answer as "not yet".
+ */
+export async function waitForTopicLeaders(
+  admin: Admin,
+  topics: readonly string[],
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics: [...topics] });
+      const ready =
+        found.length === topics.length &&
+        found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      if (ready) return;
+    } catch (error) {
+      const type = (error as { type?: string }).type;
+      if (type === undefined || !notReadyYet.has(type)) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`topics ${topics.join(', ')} have no leaders yet`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

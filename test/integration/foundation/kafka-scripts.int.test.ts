@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTopics } from '../../support/services.js';
 
 const run = promisify(execFile);
 const scripts = join(process.cwd(), 'scripts', 'kafka');
@@ -58,7 +59,7 @@ describe('scripts/kafka start and stop', () => {
     const kafka = new Kafka({ brokers: [first.stdout.trim()], logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic: 'scripts-check' }], waitForLeaders: true });
+    await createTopics(admin, [{ topic: 'scripts-check' }]);
     expect(await admin.listTopics()).toContain('scripts-check');
     await admin.disconnect();
   });

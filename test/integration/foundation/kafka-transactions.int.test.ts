@@ -1,6 +1,6 @@
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testKafka, uniqueName } from '../../support/services.js';
+import { createTopics, testKafka, uniqueName } from '../../support/services.js';
 
 /**
  * Proof tests: the Kafka guarantees every exactly-once claim of the project rests on, checked
@@ -56,7 +56,7 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
 
   it('shows a committed batch to a read_committed consumer and never an aborted one', async () => {
     const topic = uniqueName('tx-commit');
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createTopics(admin, [{ topic, numPartitions: 1 }]);
     const producer = transactionalProducer(kafka, uniqueName('txid'));
     await producer.connect();
     try {
@@ -84,7 +84,7 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
 
   it('fences a zombie producer when a newer one initialises the same transactional id', async () => {
     const topic = uniqueName('tx-fence');
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createTopics(admin, [{ topic, numPartitions: 1 }]);
     const transactionalId = uniqueName('txid');
     const zombie = transactionalProducer(kafka, transactionalId);
     const successor = transactionalProducer(kafka, transactionalId);
@@ -117,7 +117,7 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
   it('moves a group offset through sendOffsets only when the transaction commits', async () => {
     const topic = uniqueName('tx-offsets');
     const groupId = uniqueName('marker');
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createTopics(admin, [{ topic, numPartitions: 1 }]);
     const producer = transactionalProducer(kafka, uniqueName('txid'));
     await producer.connect();
     const committedOffset = async () => {

@@ -6,7 +6,7 @@ import {
   type ParsedSourceConnectorConfig,
   parseConnectorConfig,
 } from '../../connect/connector-config.js';
-import { FencedError, isRetriable } from '../../connect/errors.js';
+import { ConfigError, FencedError, isRetriable } from '../../connect/errors.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { SourceConnector, SourceTask } from '../../connect/source.js';
@@ -148,6 +148,36 @@ export async function runSourceInvocation(
   return session.run();
 }
 
+/**
+ * Kafka Connect's preflight checks: `exactly.once.support=required` needs a connector that
+ * declares exactly-once support, and `transaction.boundary=connector` one that can define
+ * transaction boundaries.
+ */
+export function checkExactlyOnceRequirements(
+  connector: SourceConnector,
+  config: ParsedSourceConnectorConfig,
+): void {
+  const originals = config.originals;
+  if (
+    config.exactlyOnceSupport === 'required' &&
+    connector.exactlyOnceSupport(originals) !== 'SUPPORTED'
+  ) {
+    throw new ConfigError(
+      `The connector does not implement the API required for preflight validation of exactly-once source support. Please consult the documentation for the connector to determine whether it supports exactly-once guarantees, and then consider reconfiguring the connector to use the value "requested" for this property (which will disable this preflight check and allow the connector to be created).`,
+      'exactly.once.support',
+    );
+  }
+  if (
+    config.transactionBoundary === 'connector' &&
+    connector.canDefineTransactionBoundaries(originals) !== 'SUPPORTED'
+  ) {
+    throw new ConfigError(
+      'The connector does not support connector-defined transaction boundaries with the given configuration. Please reconfigure it to use a different transaction boundary definition.',
+      'transaction.boundary',
+    );
+  }
+}
+
 function empty(outcome: SourceRunOutcome): SourceRunResult {
   return { outcome, transactions: 0, records: 0 };
 }
@@ -209,6 +239,11 @@ class SourceSession {
         'source',
       );
       const taskConfig = await resolvePlaceholders(taskEntry.config, providers);
+      const connector = deps.plugins
+        .resolve(config.connectorClass, 'source')
+        .create() as SourceConnector;
+      checkExactlyOnceRequirements(connector, config);
+      this.#pipeline = deps.buildPipeline(config, invocation.task);
       const offsetsTopic = config.offsetsStorageTopic ?? deps.settings.offsetsTopic;
       await deps.admin.createTopics([
         {
@@ -235,8 +270,6 @@ class SourceSession {
         this.lease,
       );
 
-      const descriptor = deps.plugins.resolve(config.connectorClass, 'source');
-      const connector = descriptor.create() as SourceConnector;
       let recoveredOffsets: CommittedSourceOffsets = recovered.committed;
       const context = new SourceTaskContextImpl({
         config: taskConfig,
@@ -246,7 +279,6 @@ class SourceSession {
         connectorDefinesBoundaries: config.transactionBoundary === 'connector',
       });
       this.#task = connector.createTask();
-      this.#pipeline = deps.buildPipeline(config, invocation.task);
       await this.#task.start(taskConfig, context);
 
       const interval =

@@ -14,11 +14,16 @@ import type { OutgoingRecord, TopicPartitionOffset } from '../../ports/kafka.js'
  */
 export const retry = { initialRetryTime: 10, maxRetryTime: 2_000, retries: 10 };
 
+/** A Buffer view of the same memory (no copy). */
+function view(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 export function toMessage(record: OutgoingRecord): Message {
   const headers: IHeaders = {};
   for (const header of record.headers ?? []) {
     // kafkajs takes repeated keys as arrays, keeping their order.
-    const value = header.value === null ? null : Buffer.from(header.value);
+    const value = header.value === null ? null : view(header.value);
     const existing = headers[header.key];
     if (existing === undefined) headers[header.key] = value as Buffer;
     else
@@ -29,8 +34,8 @@ export function toMessage(record: OutgoingRecord): Message {
   }
   return {
     ...(record.partition === undefined ? {} : { partition: record.partition }),
-    key: record.key === null ? null : Buffer.from(record.key),
-    value: record.value === null ? null : Buffer.from(record.value),
+    key: record.key === null ? null : view(record.key),
+    value: record.value === null ? null : view(record.value),
     headers,
     ...(record.timestamp === undefined ? {} : { timestamp: String(record.timestamp) }),
   };

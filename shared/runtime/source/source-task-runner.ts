@@ -12,13 +12,13 @@ import type { SourceRecord } from '../../connect/records.js';
 import type { SourceConnector, SourceTask } from '../../connect/source.js';
 import type { Clock } from '../../ports/clock.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { KafkaAdminPort, OutgoingRecord } from '../../ports/kafka.js';
+import type { KafkaAdminPort, OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { SourceRecordPipeline } from './pipeline.js';
-import type { ProducerPool } from './producer-pool.js';
+import { type ProducerPool, untransacted } from './producer-pool.js';
 import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
 import { SourceTaskContextImpl } from './source-task-context.js';
 import { type SourceCheckpoint, SourceTransaction } from './source-transaction.js';
@@ -43,6 +43,14 @@ export interface SourceRuntimeSettings {
   readonly maxRecordsPerInvocation: number;
   /** How often the task re-reads its target state and generation (a pause or reassignment stops it). */
   readonly assignmentCheckMs: number;
+  /**
+   * Kafka Connect's worker setting `exactly.once.source.support`: true runs every source task
+   * under the exactly-once protocol; false runs them at least once (idempotent producer,
+   * offsets recorded after the records are acknowledged), which is faster.
+   */
+  readonly exactlyOnce: boolean;
+  /** At least once: how often offsets are committed (Connect's `offset.flush.interval.ms`). */
+  readonly offsetFlushIntervalMs: number;
 }
 
 export const defaultSourceRuntimeSettings: SourceRuntimeSettings = {
@@ -56,6 +64,8 @@ export const defaultSourceRuntimeSettings: SourceRuntimeSettings = {
   idlePollMs: 100,
   maxRecordsPerInvocation: 1_000_000,
   assignmentCheckMs: 5_000,
+  exactlyOnce: true,
+  offsetFlushIntervalMs: 60_000,
 };
 
 export interface SourceRuntimeDeps {
@@ -253,7 +263,9 @@ class SourceSession {
           configs: { 'cleanup.policy': 'compact' },
         },
       ]);
-      const producer = await deps.producers.get(this.#transactionalId);
+      const begin: () => Promise<ProducerTransaction> = deps.settings.exactlyOnce
+        ? await deps.producers.get(this.#transactionalId).then((p) => () => p.begin())
+        : await deps.producers.idempotent().then((p) => async () => untransacted(p));
       const recovered = await recoverSourceOffsets(
         {
           offsets: deps.store.offsets,
@@ -281,8 +293,13 @@ class SourceSession {
       this.#task = connector.createTask();
       await this.#task.start(taskConfig, context);
 
-      const interval =
-        config.transactionBoundaryIntervalMs ?? deps.settings.defaultCommitIntervalMs;
+      // At least once, offsets are committed on an interval (Connect's offset.flush.interval.ms)
+      // and records sent as they are polled; exactly once, per transaction.boundary.
+      const boundary = deps.settings.exactlyOnce ? config.transactionBoundary : 'interval';
+      const interval = deps.settings.exactlyOnce
+        ? (config.transactionBoundaryIntervalMs ?? deps.settings.defaultCommitIntervalMs)
+        : deps.settings.offsetFlushIntervalMs;
+      const flushAt = deps.settings.exactlyOnce ? 5_000 : 1;
       const scope = {
         ref,
         fence: this.lease,
@@ -309,15 +326,15 @@ class SourceSession {
         lastRecordAt = deps.clock.now();
         const { produced, deadLetters } = await this.#process(polled);
         if (this.#open === undefined) {
-          this.#open = new SourceTransaction(scope, await producer.begin(), recoveredOffsets);
+          this.#open = new SourceTransaction(scope, await begin(), recoveredOffsets, flushAt);
           openedAt = deps.clock.now();
         }
         await this.#open.send(polled, produced, deadLetters);
         this.#records += polled.length;
         const due =
-          config.transactionBoundary === 'poll' ||
-          (config.transactionBoundary === 'interval' && deps.clock.now() - openedAt >= interval) ||
-          (config.transactionBoundary === 'connector' && context.takeCommitRequest());
+          boundary === 'poll' ||
+          (boundary === 'interval' && deps.clock.now() - openedAt >= interval) ||
+          (boundary === 'connector' && context.takeCommitRequest());
         if (due) recoveredOffsets = await this.#commitOpen();
       }
       if (this.#open !== undefined) recoveredOffsets = await this.#commitOpen();

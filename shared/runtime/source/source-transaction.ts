@@ -48,6 +48,8 @@ export class SourceTransaction {
     private readonly scope: TransactionScope,
     private readonly tx: ProducerTransaction,
     private readonly committed: CommittedSourceOffsets,
+    /** Buffered records that trigger a send before the commit (1 = send every poll at once). */
+    private readonly flushAt = 5_000,
   ) {}
 
   /** Records sent (produced or dead-lettered) so far. */
@@ -64,7 +66,7 @@ export class SourceTransaction {
    * Adds one poll's results. `produced[i]` belongs to `polled[i]`; a polled record that produced
    * nothing (dropped, dead-lettered) still advances its source offset. Records are buffered and
    * sent in one produce request with the offset records at commit (or when the buffer reaches
-   * {@link SourceTransaction.flushAt} records, for long interval or connector transactions).
+   * `flushAt` records, for long interval or connector transactions).
    */
   async send(
     polled: readonly SourceRecord[],
@@ -82,11 +84,8 @@ export class SourceTransaction {
     });
     for (const record of deadLetters) this.#buffer.push({ record, sent: -1 });
     this.#recordCount += produced.filter((r) => r !== null).length + deadLetters.length;
-    if (this.#buffer.length >= SourceTransaction.flushAt) await this.#flush([]);
+    if (this.#buffer.length >= this.flushAt) await this.#flush([]);
   }
-
-  /** Buffer size that triggers a send before the commit. */
-  static readonly flushAt = 5_000;
 
   /** Sends the buffered records followed by `extra`; returns the positions of `extra`. */
   async #flush(extra: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {

@@ -1,0 +1,238 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { Kafka, logLevel, type Message } from 'kafkajs';
+import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
+import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import type { SourceConnector } from '../shared/connect/source.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import { systemClock } from '../shared/ports/clock.js';
+import type {
+  KafkaClientFactory,
+  ProducerTransaction,
+  TransactionalProducer,
+} from '../shared/ports/kafka.js';
+import { silentLogger } from '../shared/ports/logger.js';
+import type { StateStore } from '../shared/ports/state-store.js';
+import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
+import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
+import {
+  defaultSourceRuntimeSettings,
+  runSourceInvocation,
+} from '../shared/runtime/source/source-task-runner.js';
+import { compareThroughput, percentile, saveResult } from './harness.js';
+import type { BenchServices } from './services.js';
+
+/**
+ * The source benchmarks: datagen → our source runner (one task, batches of 500 records of ~200
+ * bytes, JsonConverter, DynamoDB state on dynalite) vs the bare kafkajs producer of the same mode
+ * sending the same number of ~200-byte records in batches of 500 to the same broker:
+ * `source-eos` (exactly once; transactions) and `source-alo` (at least once; idempotent
+ * producer). Also where a batch's fixed cost goes (p50/p99 per step).
+ */
+const perRound = 10_000;
+const batch = 500;
+
+type Timings = Map<string, number[]>;
+
+function record(timings: Timings, step: string, ms: number) {
+  const list = timings.get(step) ?? [];
+  list.push(ms);
+  timings.set(step, list);
+}
+
+async function time<T>(timings: Timings, step: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    record(timings, step, performance.now() - started);
+  }
+}
+
+/** Times the producer steps of every transaction. */
+function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientFactory {
+  const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
+    send: (records) => time(timings, 'kafka send', () => tx.send(records)),
+    sendOffsets: (group, offsets) =>
+      time(timings, 'kafka sendOffsets', () => tx.sendOffsets(group, offsets)),
+    commit: () => time(timings, 'kafka commit', () => tx.commit()),
+    abort: () => tx.abort(),
+  });
+  return {
+    transactionalProducer: (id) => {
+      const producer = inner.transactionalProducer(id);
+      const wrapped: TransactionalProducer = {
+        transactionalId: producer.transactionalId,
+        connect: () => time(timings, 'producer init', () => producer.connect()),
+        begin: async () => wrapTx(await producer.begin()),
+        close: () => producer.close(),
+      };
+      return wrapped;
+    },
+    idempotentProducer: () => inner.idempotentProducer(),
+    admin: () => inner.admin(),
+  };
+}
+
+/** Times the state-store calls the runner makes. */
+function timedStore(store: StateStore, timings: Timings): StateStore {
+  const offsets = store.offsets;
+  const leases = store.leases;
+  return {
+    ...store,
+    leases: {
+      ...leases,
+      acquireLease: (r) => time(timings, 'lease acquire', () => leases.acquireLease(r)),
+      releaseLease: (l) => time(timings, 'lease release', () => leases.releaseLease(l)),
+      renewLease: (l, t) => leases.renewLease(l, t),
+      getLease: (r) => leases.getLease(r),
+    },
+    offsets: {
+      ...offsets,
+      getSourceOffsets: (r) => time(timings, 'recovery read', () => offsets.getSourceOffsets(r)),
+      listSourceOffsets: (c) => offsets.listSourceOffsets(c),
+      writePendingSourceOffsets: (r, p, f) =>
+        time(timings, 'dynamodb pending', () => offsets.writePendingSourceOffsets(r, p, f)),
+      promotePendingSourceOffsets: (r, s, f) =>
+        time(timings, 'dynamodb promote', () => offsets.promotePendingSourceOffsets(r, s, f)),
+      discardPendingSourceOffsets: (r, s, f) => offsets.discardPendingSourceOffsets(r, s, f),
+      commitSinkOffset: (c, o) => offsets.commitSinkOffset(c, o),
+      getSinkOffsets: (c) => offsets.getSinkOffsets(c),
+      alterSinkOffsets: (c, x) => offsets.alterSinkOffsets(c, x),
+      resetSinkOffsets: (c) => offsets.resetSinkOffsets(c),
+    },
+  };
+}
+
+export async function runSourceBench(
+  services: BenchServices,
+  name: 'source-eos' | 'source-alo',
+): Promise<void> {
+  const exactlyOnce = name === 'source-eos';
+  const { brokers } = await services.kafka();
+  const dynamo = await services.dynamo();
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const tableName = `bench-${Date.now().toString(36)}`;
+  await ensureTable(client, tableName);
+  const timings: Timings = new Map();
+  const store = timedStore(createDynamoDbStateStore({ client, tableName }), timings);
+  const inner = new KafkaJsClientFactory({ brokers, logLevel: logLevel.NOTHING });
+  const factory = timedFactory(inner, timings);
+  const registry = builtinRegistry();
+  const connectorName = `bench-${name}-${Date.now().toString(36)}`;
+  const topic = `${connectorName}-out`;
+  const admin = factory.admin();
+  await admin.createTopics([{ topic, partitions: 1 }]);
+  const config = {
+    name: connectorName,
+    'connector.class': 'datagen',
+    'kafka.topic': topic,
+    quickstart: 'sequence',
+    'source.partitions': '1',
+    'records.per.poll': String(batch),
+    'payload.bytes': '200',
+    'value.converter.schemas.enable': 'false',
+  };
+  await store.configs.createConnector(connectorName, config);
+  const connector = registry.resolve('datagen', 'source').create() as SourceConnector;
+  await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
+  const set = await store.configs.putTaskConfigs(connectorName, await connector.taskConfigs(1), 0);
+  const generation = set.tasks[0]?.generation ?? 0;
+  const pool = new ProducerPool(factory);
+  let invocation = 0;
+
+  // The baseline's records: ~200-byte JSON values like datagen's, built before timing.
+  const values: Message[][] = [];
+  for (let start = 0; start < perRound; start += batch) {
+    values.push(
+      Array.from({ length: batch }, (_, i) => ({
+        key: '0',
+        value: JSON.stringify({ partition: 0, seq: start + i + 1, payload: 'x'.repeat(150) }),
+      })),
+    );
+  }
+  const raw = new Kafka({
+    brokers,
+    logLevel: logLevel.NOTHING,
+    retry: { initialRetryTime: 10, retries: 10 },
+  });
+  const bare = raw.producer({
+    transactionalId: `${name}-bare`,
+    idempotent: true,
+    maxInFlightRequests: 1,
+  });
+  await bare.connect();
+  try {
+    await compareThroughput({
+      name,
+      unit: 'records',
+      ours: async () => {
+        invocation += 1;
+        const result = await runSourceInvocation(
+          {
+            store,
+            admin,
+            producers: pool,
+            plugins: registry,
+            clock: systemClock,
+            sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+            buildPipeline: (parsed) =>
+              buildSourcePipeline(parsed, 0, {
+                plugins: registry,
+                logger: silentLogger,
+                clock: systemClock,
+                sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+              }),
+            settings: {
+              ...defaultSourceRuntimeSettings,
+              maxRecordsPerInvocation: perRound,
+              exactlyOnce,
+            },
+          },
+          {
+            connector: connectorName,
+            task: 0,
+            generation,
+            owner: `bench-${invocation}`,
+            workerId: 'bench',
+            deadline: Date.now() + 120_000,
+          },
+        );
+        if (result.outcome !== 'completed') throw new Error(`invocation ended ${result.outcome}`);
+        return result.records;
+      },
+      baseline: async () => {
+        for (const messages of values) {
+          if (exactlyOnce) {
+            const tx = await bare.transaction();
+            await tx.send({ topic, messages });
+            await tx.commit();
+          } else {
+            await bare.send({ topic, messages, acks: -1 });
+          }
+        }
+        return perRound;
+      },
+    });
+  } finally {
+    await bare.disconnect();
+    await pool.closeAll();
+    await connector.stop();
+    await admin.close();
+    await inner.close();
+  }
+  const steps = [...timings].map(([step, ms]) => ({
+    step,
+    count: ms.length,
+    p50: Number(percentile(ms, 50).toFixed(2)),
+    p99: Number(percentile(ms, 99).toFixed(2)),
+  }));
+  for (const { step, count, p50, p99 } of steps) {
+    console.log(`${name}: ${step.padEnd(18)} p50=${p50}ms p99=${p99}ms (n=${count})`);
+  }
+  await saveResult(`${name}-steps`, steps);
+}

@@ -68,6 +68,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       ...defaultSourceRuntimeSettings,
       transactionalIdPrefix: env.transactionalIdPrefix,
       offsetsTopic: env.offsetsTopic,
+      exactlyOnce: env.exactlyOnceSource,
     },
   };
   return {

@@ -14,6 +14,8 @@ export interface FunctionEnv {
   readonly dynamoEndpoint: string | undefined;
   readonly region: string;
   readonly logLevel: 'error' | 'warn' | 'info' | 'debug';
+  /** Kafka Connect's `exactly.once.source.support`: `enabled` (default) or `disabled`. */
+  readonly exactlyOnceSource: boolean;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -30,7 +32,15 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
       'LOG_LEVEL',
     );
   }
+  const eos = (env.EXACTLY_ONCE_SOURCE ?? 'enabled').toLowerCase();
+  if (eos !== 'enabled' && eos !== 'disabled') {
+    throw new ConfigError(
+      `EXACTLY_ONCE_SOURCE must be enabled or disabled (got ${eos})`,
+      'EXACTLY_ONCE_SOURCE',
+    );
+  }
   return {
+    exactlyOnceSource: eos === 'enabled',
     stateTable: required(env, 'STATE_TABLE'),
     kafkaBrokers: required(env, 'KAFKA_BROKERS')
       .split(',')

@@ -1,5 +1,6 @@
 import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
+import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
 import { converterDescriptors } from './converters/descriptors.js';
 import { predicateDescriptors } from './predicates/descriptors.js';
 import { transformDescriptors } from './transforms/descriptors.js';
@@ -7,6 +8,7 @@ import { transformDescriptors } from './transforms/descriptors.js';
 /** Every built-in plugin: connectors, converters, transformations and predicates. */
 export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   datagenDescriptor,
+  s3SourceDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

@@ -65,6 +65,9 @@ describe('builtinRegistry', () => {
     expect(registry.resolve('datagen', 'source').className).toBe(
       'dev.serverlessconnect.connectors.DatagenSourceConnector',
     );
+    expect(registry.resolve('s3-source', 'source').className).toBe(
+      'dev.serverlessconnect.connectors.S3SourceConnector',
+    );
   });
 
   it('names the known plugins when a class is unknown', () => {

@@ -1,4 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  createSecretsManagerConfigProvider,
+  createSsmConfigProvider,
+} from '../shared/adapters/config-providers/aws-provider.js';
+import {
+  sdkParameterStoreReader,
+  sdkSecretsManagerReader,
+} from '../shared/adapters/config-providers/aws-sdk-readers.js';
 import { createEnvConfigProvider } from '../shared/adapters/config-providers/env-provider.js';
 import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
@@ -49,6 +57,8 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
   const producers = new ProducerPool(kafka);
   const plugins = builtinRegistry();
   const logger = jsonLogger(env.logLevel);
+  // Secrets are re-read at most every 5 minutes per container.
+  const cache = { ttlMs: 300_000, now: () => Date.now() };
   const source: SourceRuntimeDeps = {
     store,
     admin,
@@ -63,7 +73,13 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
         clock: systemClock,
         sleep,
       }),
-    configProviders: { env: createEnvConfigProvider(), file: createFileConfigProvider() },
+    configProviders: {
+      env: createEnvConfigProvider(),
+      file: createFileConfigProvider(),
+      // AWS clients are created here but connect only when a placeholder needs them.
+      secretsmanager: createSecretsManagerConfigProvider(sdkSecretsManagerReader(), { cache }),
+      ssm: createSsmConfigProvider(sdkParameterStoreReader(), { cache }),
+    },
     settings: {
       ...defaultSourceRuntimeSettings,
       transactionalIdPrefix: env.transactionalIdPrefix,

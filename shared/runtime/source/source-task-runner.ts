@@ -1,125 +1,28 @@
-import {
-  type ConfigProviderResolver,
-  resolvePlaceholders,
-} from '../../connect/config-providers.js';
-import {
-  type ParsedSourceConnectorConfig,
-  parseConnectorConfig,
-} from '../../connect/connector-config.js';
-import { ConfigError, FencedError, isRetriable } from '../../connect/errors.js';
-import type { PluginRegistry } from '../../connect/plugin.js';
+import { resolvePlaceholders } from '../../connect/config-providers.js';
+import { parseConnectorConfig } from '../../connect/connector-config.js';
+import { FencedError, isRetriable } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { SourceConnector, SourceTask } from '../../connect/source.js';
-import type { Clock } from '../../ports/clock.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { KafkaAdminPort, OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
+import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
-import type { StateStore } from '../../ports/state-store.js';
+import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import type { SourceRecordPipeline } from './pipeline.js';
-import { type ProducerPool, untransacted } from './producer-pool.js';
+import { untransacted } from './producer-pool.js';
 import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import type {
+  SourceInvocation,
+  SourceRunOutcome,
+  SourceRunResult,
+  SourceRuntimeDeps,
+} from './source-runtime-types.js';
 import { SourceTaskContextImpl } from './source-task-context.js';
 import { type SourceCheckpoint, SourceTransaction } from './source-transaction.js';
 
-export interface SourceRuntimeSettings {
-  /** Prefix of transactional ids and commit-marker groups: `<prefix>-<connector>-<task>`. */
-  readonly transactionalIdPrefix: string;
-  /** The offsets topic when the connector sets no `offsets.storage.topic`. */
-  readonly offsetsTopic: string;
-  readonly offsetsTopicPartitions: number;
-  /** -1 = the broker's default. */
-  readonly offsetsTopicReplicationFactor: number;
-  /** The lease outlives the invocation's deadline by this much (a crashed holder blocks no longer). */
-  readonly leaseMarginMs: number;
-  /** Commit interval for `transaction.boundary=interval` when the connector sets none. */
-  readonly defaultCommitIntervalMs: number;
-  /** End the invocation after this long without records (the next invocation polls again). */
-  readonly maxIdleMs: number;
-  /** Pause between empty polls. */
-  readonly idlePollMs: number;
-  /** Stop polling after this many records in one invocation. */
-  readonly maxRecordsPerInvocation: number;
-  /** How often the task re-reads its target state and generation (a pause or reassignment stops it). */
-  readonly assignmentCheckMs: number;
-  /**
-   * Kafka Connect's worker setting `exactly.once.source.support`: true runs every source task
-   * under the exactly-once protocol; false runs them at least once (idempotent producer,
-   * offsets recorded after the records are acknowledged), which is faster.
-   */
-  readonly exactlyOnce: boolean;
-  /** At least once: how often offsets are committed (Connect's `offset.flush.interval.ms`). */
-  readonly offsetFlushIntervalMs: number;
-}
-
-export const defaultSourceRuntimeSettings: SourceRuntimeSettings = {
-  transactionalIdPrefix: 'serverless-connect',
-  offsetsTopic: 'connect-offsets',
-  offsetsTopicPartitions: 25,
-  offsetsTopicReplicationFactor: -1,
-  leaseMarginMs: 15_000,
-  defaultCommitIntervalMs: 60_000,
-  maxIdleMs: 2_000,
-  idlePollMs: 100,
-  maxRecordsPerInvocation: 1_000_000,
-  assignmentCheckMs: 5_000,
-  exactlyOnce: true,
-  offsetFlushIntervalMs: 60_000,
-};
-
-export interface SourceRuntimeDeps {
-  readonly store: StateStore;
-  readonly admin: KafkaAdminPort;
-  readonly producers: ProducerPool;
-  readonly plugins: PluginRegistry;
-  readonly clock: Clock;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly buildPipeline: (
-    config: ParsedSourceConnectorConfig,
-    task: number,
-  ) => SourceRecordPipeline;
-  readonly settings: SourceRuntimeSettings;
-  /**
-   * Config providers by name (`env`, `file`, `secretsmanager`, `ssm`): placeholders such as
-   * `${env:NAME}` in the connector and task configs are resolved at task start, never stored.
-   */
-  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
-  /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */
-  readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
-}
-
-export interface SourceInvocation {
-  readonly connector: string;
-  readonly task: number;
-  /** The task-config generation the dispatcher saw; a mismatch means the task was reassigned. */
-  readonly generation: number;
-  /** Unique per invocation (the Lambda request id): the lease owner. */
-  readonly owner: string;
-  /** Worker id shown in the task status. */
-  readonly workerId: string;
-  /** Absolute time (ms, on the injected clock) by which the invocation must have returned. */
-  readonly deadline: number;
-}
-
-export type SourceRunOutcome =
-  | 'completed'
-  | 'not-running'
-  | 'lease-held'
-  | 'stale-generation'
-  | 'fenced'
-  | 'outcome-unknown'
-  /** A retriable error ended the invocation early; the next one carries on. */
-  | 'interrupted'
-  | 'failed';
-
-export interface SourceRunResult {
-  readonly outcome: SourceRunOutcome;
-  readonly transactions: number;
-  readonly records: number;
-  readonly recovery?: RecoveryOutcome;
-  readonly error?: Error;
-}
+export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
+export * from './source-runtime-types.js';
 
 /** Thrown by the checkpoint hook's wrapper: the invocation stops dead, no cleanup (a crash). */
 export class AbandonedInvocation extends Error {}
@@ -156,36 +59,6 @@ export async function runSourceInvocation(
   }
   const session = new SourceSession(deps, invocation, lease);
   return session.run();
-}
-
-/**
- * Kafka Connect's preflight checks: `exactly.once.support=required` needs a connector that
- * declares exactly-once support, and `transaction.boundary=connector` one that can define
- * transaction boundaries.
- */
-export function checkExactlyOnceRequirements(
-  connector: SourceConnector,
-  config: ParsedSourceConnectorConfig,
-): void {
-  const originals = config.originals;
-  if (
-    config.exactlyOnceSupport === 'required' &&
-    connector.exactlyOnceSupport(originals) !== 'SUPPORTED'
-  ) {
-    throw new ConfigError(
-      `The connector does not implement the API required for preflight validation of exactly-once source support. Please consult the documentation for the connector to determine whether it supports exactly-once guarantees, and then consider reconfiguring the connector to use the value "requested" for this property (which will disable this preflight check and allow the connector to be created).`,
-      'exactly.once.support',
-    );
-  }
-  if (
-    config.transactionBoundary === 'connector' &&
-    connector.canDefineTransactionBoundaries(originals) !== 'SUPPORTED'
-  ) {
-    throw new ConfigError(
-      'The connector does not support connector-defined transaction boundaries with the given configuration. Please reconfigure it to use a different transaction boundary definition.',
-      'transaction.boundary',
-    );
-  }
 }
 
 function empty(outcome: SourceRunOutcome): SourceRunResult {

@@ -20,6 +20,7 @@ import type {
 } from './source-runtime-types.js';
 import { SourceTaskContextImpl } from './source-task-context.js';
 import { type SourceCheckpoint, SourceTransaction } from './source-transaction.js';
+import { TopicCreator } from './topic-creator.js';
 
 export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 export * from './source-runtime-types.js';
@@ -136,6 +137,7 @@ class SourceSession {
           configs: { 'cleanup.policy': 'compact' },
         },
       ]);
+      const topics = new TopicCreator(config.topicCreation, deps.admin);
       const begin: () => Promise<ProducerTransaction> = deps.settings.exactlyOnce
         ? await deps.producers.get(this.#transactionalId).then((p) => () => p.begin())
         : await deps.producers.idempotent().then((p) => async () => untransacted(p));
@@ -198,6 +200,9 @@ class SourceSession {
         }
         lastRecordAt = deps.clock.now();
         const { produced, deadLetters } = await this.#process(polled);
+        await topics.ensure(
+          [...produced, ...deadLetters].flatMap((r) => (r === null ? [] : [r.topic])),
+        );
         if (this.#open === undefined) {
           this.#open = new SourceTransaction(scope, await begin(), recoveredOffsets, flushAt);
           openedAt = deps.clock.now();

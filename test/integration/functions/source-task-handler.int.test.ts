@@ -55,6 +55,8 @@ describe('functions/source-task handler', () => {
       'source.partitions': '2',
       iterations: '120',
       'records.per.poll': '50',
+      'topic.creation.default.partitions': '3',
+      'topic.creation.default.replication.factor': '1',
     };
     await store.configs.createConnector(name, config);
     const connector = plugins.resolve('datagen', 'source').create() as SourceConnector;
@@ -80,8 +82,14 @@ describe('functions/source-task handler', () => {
         return { partition: String(id.partition), seq: id.seq };
       },
     });
-    expect(report).toMatchObject({ duplicates: 0, losses: 0, reordered: 0, records: 240 });
+    // Orders are keyed by order id, so one source partition spreads over the topic's three
+    // partitions: exactly once holds, but no cross-partition order does.
+    expect(report).toMatchObject({ duplicates: 0, losses: 0, records: 240 });
     expect((await store.status.getTaskStatus({ connector: name, task: 0 }))?.state).toBe('RUNNING');
+    // topic.creation.default.* created the output topic (the broker's auto-creation gives 1).
+    expect(await compose.composition().admin.partitionCounts([topic])).toEqual(
+      new Map([[topic, 3]]),
+    );
   });
 
   it('resolves config placeholders at task start and keeps them unresolved in the store', async () => {

@@ -11,6 +11,7 @@ import { createEnvConfigProvider } from '../shared/adapters/config-providers/env
 import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
 import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
 import type { PluginRegistry } from '../shared/connect/plugin.js';
 import { builtinRegistry } from '../shared/plugins/registry.js';
@@ -73,6 +74,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
         clock: systemClock,
         sleep,
       }),
+    metrics: emfMetrics('ServerlessConnect'),
     configProviders: {
       env: createEnvConfigProvider(),
       file: createFileConfigProvider(),

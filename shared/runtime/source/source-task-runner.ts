@@ -87,7 +87,38 @@ class SourceSession {
     );
   }
 
+  #written = 0;
+  #skipped = 0;
+  #deadLettered = 0;
+  #aborted = 0;
+  #commitMs: number[] = [];
+  #emitLagMs = 0;
+
+  /** Flink/Connect-style task metrics of this invocation, published once when it ends. */
+  #publishMetrics(outcome: SourceRunOutcome): void {
+    const commits = this.#commitMs;
+    this.deps.metrics?.publish(
+      { Connector: this.invocation.connector, Task: String(this.invocation.task) },
+      {
+        RecordsPolled: { value: this.#records, unit: 'Count' },
+        RecordsWritten: { value: this.#written, unit: 'Count' },
+        RecordsSkipped: { value: this.#skipped, unit: 'Count' },
+        RecordsDeadLettered: { value: this.#deadLettered, unit: 'Count' },
+        TransactionsCommitted: { value: this.#transactions, unit: 'Count' },
+        TransactionsAborted: { value: this.#aborted, unit: 'Count' },
+        CommitLatencyAvg: {
+          value: commits.length === 0 ? 0 : commits.reduce((a, b) => a + b, 0) / commits.length,
+          unit: 'Milliseconds',
+        },
+        CommitLatencyMax: { value: Math.max(0, ...commits), unit: 'Milliseconds' },
+        EmitLagMax: { value: this.#emitLagMs, unit: 'Milliseconds' },
+        InvocationFailed: { value: outcome === 'failed' ? 1 : 0, unit: 'Count' },
+      },
+    );
+  }
+
   #result(outcome: SourceRunOutcome, error?: Error): SourceRunResult {
+    this.#publishMetrics(outcome);
     return {
       outcome,
       transactions: this.#transactions,
@@ -238,7 +269,9 @@ class SourceSession {
         }
       );
     }
+    const started = this.deps.clock.now();
     const { committed, acknowledged } = await open.commit();
+    this.#commitMs.push(this.deps.clock.now() - started);
     this.#transactions += 1;
     for (const { record, metadata } of acknowledged) {
       await this.#task?.commitRecord(record, metadata);
@@ -249,12 +282,19 @@ class SourceSession {
   async #process(polled: readonly SourceRecord[]) {
     const produced: (OutgoingRecord | null)[] = [];
     const deadLetters: OutgoingRecord[] = [];
+    const now = this.deps.clock.now();
     for (const record of polled) {
+      if (record.timestamp !== null)
+        this.#emitLagMs = Math.max(this.#emitLagMs, now - record.timestamp);
       const result = await (this.#pipeline as SourceRecordPipeline).process(record);
-      if (result.kind === 'produce') produced.push(result.record);
-      else {
+      if (result.kind === 'produce') {
+        produced.push(result.record);
+        this.#written += 1;
+      } else {
         produced.push(null);
         deadLetters.push(...result.deadLetters);
+        this.#skipped += 1;
+        this.#deadLettered += result.deadLetters.length;
       }
     }
     return { produced, deadLetters };
@@ -302,6 +342,7 @@ class SourceSession {
       return this.#result('outcome-unknown', err);
     }
     if (open !== undefined) {
+      this.#aborted += 1;
       await open.abort().catch(() => this.deps.producers.discard(this.#transactionalId));
     }
     await this.#stopTask().catch(() => undefined);

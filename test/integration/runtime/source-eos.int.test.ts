@@ -147,8 +147,12 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
 
   it('produces every record once and keeps Connect-format offsets in step', async () => {
     const { name, topic, generation } = await createConnector(3, 60, 20);
+    const published: Record<string, { value: number }>[] = [];
     const result = await runSourceInvocation(
-      deps(new ProducerPool(factory)),
+      {
+        ...deps(new ProducerPool(factory)),
+        metrics: { publish: (_d, values) => published.push(values) },
+      },
       invocation(name, generation),
     );
 
@@ -156,6 +160,13 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
     expect(result.outcome).toBe('completed');
     expect(result.records).toBe(180);
     expect(result.transactions).toBe(9);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({
+      RecordsPolled: { value: 180 },
+      RecordsWritten: { value: 180 },
+      TransactionsCommitted: { value: 9 },
+      TransactionsAborted: { value: 0 },
+    });
     expect(await checkExactlyOnce(topic, 3, 60)).toMatchObject({
       duplicates: 0,
       losses: 0,

@@ -59,8 +59,8 @@ function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientF
     abort: () => tx.abort(),
   });
   return {
-    transactionalProducer: (id) => {
-      const producer = inner.transactionalProducer(id);
+    transactionalProducer: (id, options) => {
+      const producer = inner.transactionalProducer(id, options);
       const wrapped: TransactionalProducer = {
         transactionalId: producer.transactionalId,
         connect: () => time(timings, 'producer init', () => producer.connect()),
@@ -69,7 +69,7 @@ function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientF
       };
       return wrapped;
     },
-    idempotentProducer: () => inner.idempotentProducer(),
+    idempotentProducer: (options) => inner.idempotentProducer(options),
     admin: () => inner.admin(),
   };
 }

@@ -100,9 +100,17 @@ export interface KafkaAdminPort {
   close(): Promise<void>;
 }
 
+/** Per-connector producer settings (`producer.override.*` that the runtime honours). */
+export interface ProducerOptions {
+  /** Batch compression (default none). */
+  readonly compression?: 'none' | 'gzip';
+  /** Transaction timeout in ms (the factory's default when absent). */
+  readonly transactionTimeoutMs?: number;
+}
+
 /** Builds clients; each call returns a new, unconnected client. */
 export interface KafkaClientFactory {
-  transactionalProducer(transactionalId: string): TransactionalProducer;
-  idempotentProducer(): IdempotentProducer;
+  transactionalProducer(transactionalId: string, options?: ProducerOptions): TransactionalProducer;
+  idempotentProducer(options?: ProducerOptions): IdempotentProducer;
   admin(): KafkaAdminPort;
 }

@@ -3,6 +3,7 @@ import type {
   IdempotentProducer,
   KafkaAdminPort,
   KafkaClientFactory,
+  ProducerOptions,
   TransactionalProducer,
 } from '../../ports/kafka.js';
 import { KafkaJsAdmin } from './admin.js';
@@ -37,16 +38,18 @@ export class KafkaJsClientFactory implements KafkaClientFactory {
     this.#transactionTimeoutMs = options.transactionTimeoutMs ?? 60_000;
   }
 
-  transactionalProducer(transactionalId: string): TransactionalProducer {
-    return new KafkaJsTransactionalProducer(
-      transactionalId,
-      this.#kafka,
-      this.#transactionTimeoutMs,
-    );
+  transactionalProducer(
+    transactionalId: string,
+    options: ProducerOptions = {},
+  ): TransactionalProducer {
+    return new KafkaJsTransactionalProducer(transactionalId, this.#kafka, {
+      transactionTimeoutMs: this.#transactionTimeoutMs,
+      ...options,
+    });
   }
 
-  idempotentProducer(): IdempotentProducer {
-    return new KafkaJsIdempotentProducer(this.#kafka);
+  idempotentProducer(options: ProducerOptions = {}): IdempotentProducer {
+    return new KafkaJsIdempotentProducer(this.#kafka, options);
   }
 
   admin(): KafkaAdminPort {

@@ -1,7 +1,8 @@
-import type { Kafka, Producer, Transaction } from 'kafkajs';
+import { CompressionTypes, type Kafka, type Producer, type Transaction } from 'kafkajs';
 import type {
   IdempotentProducer,
   OutgoingRecord,
+  ProducerOptions,
   ProducerTransaction,
   TopicPartitionOffset,
   TransactionalProducer,
@@ -9,18 +10,27 @@ import type {
 import { mapKafkaError } from './errors.js';
 import { positions, RecordingPartitioner, retry, toBatch } from './records.js';
 
+function compressionOf(options: ProducerOptions): CompressionTypes {
+  return options.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
+}
+
 class KafkaJsTransaction implements ProducerTransaction {
   constructor(
     private readonly tx: Transaction,
     private readonly partitioner: RecordingPartitioner,
     private readonly transactionalId: string,
+    private readonly compression: CompressionTypes,
   ) {}
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     if (records.length === 0) return [];
     const { messages, topicMessages } = toBatch(records);
     try {
-      const results = await this.tx.sendBatch({ topicMessages, acks: -1 });
+      const results = await this.tx.sendBatch({
+        topicMessages,
+        acks: -1,
+        compression: this.compression,
+      });
       return positions(records, messages, this.partitioner, results);
     } catch (error) {
       throw mapKafkaError(error, `transactional send (${this.transactionalId})`);
@@ -65,17 +75,22 @@ export class KafkaJsTransactionalProducer implements TransactionalProducer {
   readonly #producer: Producer;
   readonly #partitioner = new RecordingPartitioner();
 
+  readonly #compression: CompressionTypes;
+
   constructor(
     readonly transactionalId: string,
     kafka: Kafka,
-    transactionTimeoutMs: number,
+    options: ProducerOptions,
   ) {
+    this.#compression = compressionOf(options);
     this.#producer = kafka.producer({
       createPartitioner: this.#partitioner.create,
       transactionalId,
       idempotent: true,
       maxInFlightRequests: 1,
-      transactionTimeout: transactionTimeoutMs,
+      ...(options.transactionTimeoutMs === undefined
+        ? {}
+        : { transactionTimeout: options.transactionTimeoutMs }),
       retry,
     });
   }
@@ -96,7 +111,7 @@ export class KafkaJsTransactionalProducer implements TransactionalProducer {
   async begin(): Promise<ProducerTransaction> {
     try {
       const tx = await this.#producer.transaction();
-      return new KafkaJsTransaction(tx, this.#partitioner, this.transactionalId);
+      return new KafkaJsTransaction(tx, this.#partitioner, this.transactionalId, this.#compression);
     } catch (error) {
       throw mapKafkaError(error, `beginning a transaction (${this.transactionalId})`);
     }
@@ -111,7 +126,10 @@ export class KafkaJsIdempotentProducer implements IdempotentProducer {
   readonly #producer: Producer;
   readonly #partitioner = new RecordingPartitioner();
 
-  constructor(kafka: Kafka) {
+  readonly #compression: CompressionTypes;
+
+  constructor(kafka: Kafka, options: ProducerOptions) {
+    this.#compression = compressionOf(options);
     this.#producer = kafka.producer({
       createPartitioner: this.#partitioner.create,
       idempotent: true,
@@ -132,7 +150,11 @@ export class KafkaJsIdempotentProducer implements IdempotentProducer {
     if (records.length === 0) return [];
     const { messages, topicMessages } = toBatch(records);
     try {
-      const results = await this.#producer.sendBatch({ topicMessages, acks: -1 });
+      const results = await this.#producer.sendBatch({
+        topicMessages,
+        acks: -1,
+        compression: this.#compression,
+      });
       return positions(records, messages, this.#partitioner, results);
     } catch (error) {
       throw mapKafkaError(error, 'idempotent send');

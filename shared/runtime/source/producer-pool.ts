@@ -1,6 +1,7 @@
 import type {
   IdempotentProducer,
   KafkaClientFactory,
+  ProducerOptions,
   ProducerTransaction,
   TransactionalProducer,
 } from '../../ports/kafka.js';
@@ -11,23 +12,35 @@ import type {
  * after fencing or an unknown commit outcome, so the next `get` initialises afresh.
  */
 export class ProducerPool {
-  readonly #producers = new Map<string, Promise<TransactionalProducer>>();
-  #idempotent: Promise<IdempotentProducer> | undefined;
+  readonly #producers = new Map<
+    string,
+    { key: string; producer: Promise<TransactionalProducer> }
+  >();
+  #idempotent: { key: string; producer: Promise<IdempotentProducer> } | undefined;
 
   constructor(private readonly kafka: KafkaClientFactory) {}
 
-  get(transactionalId: string): Promise<TransactionalProducer> {
-    let entry = this.#producers.get(transactionalId);
-    if (entry === undefined) {
-      entry = (async () => {
-        const producer = this.kafka.transactionalProducer(transactionalId);
-        await producer.connect();
-        return producer;
-      })();
-      entry.catch(() => this.#producers.delete(transactionalId));
-      this.#producers.set(transactionalId, entry);
-    }
-    return entry;
+  /** The producer of `transactionalId` with `options`; a cached one with other options is replaced. */
+  async get(
+    transactionalId: string,
+    options: ProducerOptions = {},
+  ): Promise<TransactionalProducer> {
+    const key = JSON.stringify(options);
+    const cached = this.#producers.get(transactionalId);
+    if (cached !== undefined && cached.key === key) return cached.producer;
+    if (cached !== undefined) await this.discard(transactionalId);
+    const producer = (async () => {
+      const created = this.kafka.transactionalProducer(transactionalId, options);
+      await created.connect();
+      return created;
+    })();
+    producer.catch(() => {
+      if (this.#producers.get(transactionalId)?.producer === producer) {
+        this.#producers.delete(transactionalId);
+      }
+    });
+    this.#producers.set(transactionalId, { key, producer });
+    return producer;
   }
 
   /** Whether a producer for the id is cached (it was initialised by an earlier invocation). */
@@ -38,23 +51,27 @@ export class ProducerPool {
   async discard(transactionalId: string): Promise<void> {
     const entry = this.#producers.get(transactionalId);
     this.#producers.delete(transactionalId);
-    if (entry) await entry.then((p) => p.close()).catch(() => undefined);
+    if (entry) await entry.producer.then((p) => p.close()).catch(() => undefined);
   }
 
   /** The container's idempotent producer (at-least-once mode), shared by every task. */
-  idempotent(): Promise<IdempotentProducer> {
-    if (this.#idempotent === undefined) {
-      const entry = (async () => {
-        const producer = this.kafka.idempotentProducer();
-        await producer.connect();
-        return producer;
-      })();
-      entry.catch(() => {
-        this.#idempotent = undefined;
-      });
-      this.#idempotent = entry;
+  async idempotent(options: ProducerOptions = {}): Promise<IdempotentProducer> {
+    const key = JSON.stringify(options);
+    if (this.#idempotent !== undefined && this.#idempotent.key === key) {
+      return this.#idempotent.producer;
     }
-    return this.#idempotent;
+    const previous = this.#idempotent;
+    const producer = (async () => {
+      const created = this.kafka.idempotentProducer(options);
+      await created.connect();
+      return created;
+    })();
+    producer.catch(() => {
+      if (this.#idempotent?.producer === producer) this.#idempotent = undefined;
+    });
+    this.#idempotent = { key, producer };
+    if (previous) await previous.producer.then((p) => p.close()).catch(() => undefined);
+    return producer;
   }
 
   async closeAll(): Promise<void> {
@@ -62,7 +79,7 @@ export class ProducerPool {
     await Promise.all(ids.map((id) => this.discard(id)));
     const idempotent = this.#idempotent;
     this.#idempotent = undefined;
-    if (idempotent) await idempotent.then((p) => p.close()).catch(() => undefined);
+    if (idempotent) await idempotent.producer.then((p) => p.close()).catch(() => undefined);
   }
 }
 

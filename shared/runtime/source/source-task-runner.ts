@@ -10,6 +10,7 @@ import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import type { SourceRecordPipeline } from './pipeline.js';
+import { producerOptionsOf } from './producer-overrides.js';
 import { untransacted } from './producer-pool.js';
 import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
 import type {
@@ -169,9 +170,12 @@ class SourceSession {
         },
       ]);
       const topics = new TopicCreator(config.topicCreation, deps.admin);
+      const producerOptions = producerOptionsOf(config);
       const begin: () => Promise<ProducerTransaction> = deps.settings.exactlyOnce
-        ? await deps.producers.get(this.#transactionalId).then((p) => () => p.begin())
-        : await deps.producers.idempotent().then((p) => async () => untransacted(p));
+        ? await deps.producers
+            .get(this.#transactionalId, producerOptions)
+            .then((p) => () => p.begin())
+        : await deps.producers.idempotent(producerOptions).then((p) => async () => untransacted(p));
       const recovered = await recoverSourceOffsets(
         {
           offsets: deps.store.offsets,

@@ -57,6 +57,7 @@ describe('functions/source-task handler', () => {
       'records.per.poll': '50',
       'topic.creation.default.partitions': '3',
       'topic.creation.default.replication.factor': '1',
+      'producer.override.compression.type': 'gzip',
     };
     await store.configs.createConnector(name, config);
     const connector = plugins.resolve('datagen', 'source').create() as SourceConnector;

@@ -4,7 +4,7 @@ import { FencedError, isRetriable } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
+import type { KafkaAdminPort, OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
@@ -61,6 +61,25 @@ export async function runSourceInvocation(
   }
   const session = new SourceSession(deps, invocation, lease);
   return session.run();
+}
+
+/** Offsets topics known to exist, per admin client (that is, per warm container). */
+const ensuredOffsetsTopics = new WeakMap<KafkaAdminPort, Set<string>>();
+
+/** Creates the offsets topic (compacted) when missing; asks the cluster once per container. */
+async function ensureOffsetsTopic(deps: SourceRuntimeDeps, topic: string): Promise<void> {
+  const known = ensuredOffsetsTopics.get(deps.admin) ?? new Set<string>();
+  ensuredOffsetsTopics.set(deps.admin, known);
+  if (known.has(topic)) return;
+  await deps.admin.createTopics([
+    {
+      topic,
+      partitions: deps.settings.offsetsTopicPartitions,
+      replicationFactor: deps.settings.offsetsTopicReplicationFactor,
+      configs: { 'cleanup.policy': 'compact' },
+    },
+  ]);
+  known.add(topic);
 }
 
 function empty(outcome: SourceRunOutcome): SourceRunResult {
@@ -161,14 +180,7 @@ class SourceSession {
       checkExactlyOnceRequirements(connector, config);
       this.#pipeline = deps.buildPipeline(config, invocation.task);
       const offsetsTopic = config.offsetsStorageTopic ?? deps.settings.offsetsTopic;
-      await deps.admin.createTopics([
-        {
-          topic: offsetsTopic,
-          partitions: deps.settings.offsetsTopicPartitions,
-          replicationFactor: deps.settings.offsetsTopicReplicationFactor,
-          configs: { 'cleanup.policy': 'compact' },
-        },
-      ]);
+      await ensureOffsetsTopic(deps, offsetsTopic);
       const topics = new TopicCreator(config.topicCreation, deps.admin);
       const producerOptions = producerOptionsOf(config);
       const begin: () => Promise<ProducerTransaction> = deps.settings.exactlyOnce

@@ -11,7 +11,13 @@ import type { Fence, TaskRef } from './lease-store.js';
  * the plugin API's own shape. Stored as JSON, as Kafka Connect serialises them: values must be
  * JSON-serialisable.
  */
-export type SourceOffsetEntry = SourcePartitionOffset;
+export type SourceOffsetEntry = SourcePartitionOffset & {
+  /**
+   * When the runtime last advanced this partition's offset (epoch ms). Stored as given; the
+   * runtime uses it to pick the freshest entry when a source partition moved between tasks.
+   */
+  readonly at?: number;
+};
 
 /** Where a source offset record of a pending transaction landed in the offsets topic. */
 export interface OffsetRecordPosition {

@@ -70,11 +70,11 @@ export function parseOffsetRecord(
 }
 
 /** Merges later offsets over earlier ones, per source partition (later wins). */
-export function mergeOffsets(
-  base: readonly SourcePartitionOffset[],
-  updates: Iterable<SourcePartitionOffset>,
-): SourcePartitionOffset[] {
-  const merged = new Map<string, SourcePartitionOffset>();
+export function mergeOffsets<E extends SourcePartitionOffset>(
+  base: readonly E[],
+  updates: Iterable<E>,
+): E[] {
+  const merged = new Map<string, E>();
   for (const entry of base) merged.set(sourcePartitionKey(entry.partition), entry);
   for (const entry of updates) merged.set(sourcePartitionKey(entry.partition), entry);
   return [...merged.values()];

@@ -4,19 +4,18 @@ import type {
   TransactionContext,
 } from '../../connect/context.js';
 import type {
-  SourceOffset,
   SourcePartition,
   SourcePartitionOffset,
   SourceRecord,
 } from '../../connect/records.js';
 import type { TaskRef } from '../../ports/lease-store.js';
-import type { OffsetStore } from '../../ports/offset-store.js';
+import type { OffsetStore, SourceOffsetEntry } from '../../ports/offset-store.js';
 import { sourcePartitionKey } from './offsets-topic.js';
 
 export interface SourceTaskContextOptions {
   readonly config: Readonly<Record<string, string>>;
   /** This task's committed offsets (recovered, then updated after each commit). */
-  readonly own: () => readonly SourcePartitionOffset[];
+  readonly own: () => readonly SourceOffsetEntry[];
   readonly offsets: OffsetStore;
   readonly ref: TaskRef;
   readonly connectorDefinesBoundaries: boolean;
@@ -31,6 +30,7 @@ export class SourceTaskContextImpl implements SourceTaskContext {
   readonly offsetStorageReader: OffsetStorageReader;
   readonly transactionContext: TransactionContext | null;
   #commitRequested = false;
+  #others: Promise<SourceOffsetEntry[]> | undefined;
 
   constructor(private readonly options: SourceTaskContextOptions) {
     this.offsetStorageReader = {
@@ -61,23 +61,33 @@ export class SourceTaskContextImpl implements SourceTaskContext {
     return requested;
   }
 
+  /**
+   * Per partition, the entry advanced last (its `at` stamp) among this task's committed offsets
+   * and the other tasks' (read once per invocation: only a partition's owner advances it, and
+   * older owners are fenced before a new one runs). Entries without a stamp count as oldest;
+   * on a tie this task's own entry wins.
+   */
   async #lookup(partitions: readonly SourcePartition[]): Promise<SourcePartitionOffset[]> {
-    const known = new Map<string, SourceOffset | null>();
-    for (const entry of this.options.own())
-      known.set(sourcePartitionKey(entry.partition), entry.offset);
-    const missing = partitions.filter((p) => !known.has(sourcePartitionKey(p)));
-    if (missing.length > 0) {
-      const all = await this.options.offsets.listSourceOffsets(this.options.ref.connector);
-      for (const task of all) {
-        if (task.task === this.options.ref.task) continue;
-        for (const entry of task.committed?.offsets ?? []) {
-          const key = sourcePartitionKey(entry.partition);
-          if (!known.has(key)) known.set(key, entry.offset);
-        }
-      }
-    }
-    return partitions
-      .map((partition) => ({ partition, offset: known.get(sourcePartitionKey(partition)) ?? null }))
-      .filter((entry) => entry.offset !== null);
+    this.#others ??= this.options.offsets
+      .listSourceOffsets(this.options.ref.connector)
+      .then((all) =>
+        all
+          .filter((t) => t.task !== this.options.ref.task)
+          .flatMap((t) => t.committed?.offsets ?? []),
+      );
+    const best = new Map<string, SourceOffsetEntry>();
+    const consider = (entry: SourceOffsetEntry, preferOnTie: boolean) => {
+      const key = sourcePartitionKey(entry.partition);
+      const current = best.get(key);
+      const a = entry.at ?? 0;
+      const b = current?.at ?? 0;
+      if (current === undefined || a > b || (a === b && preferOnTie)) best.set(key, entry);
+    };
+    for (const entry of await this.#others) consider(entry, false);
+    for (const entry of this.options.own()) consider(entry, true);
+    return partitions.flatMap((partition) => {
+      const offset = best.get(sourcePartitionKey(partition))?.offset ?? null;
+      return offset === null ? [] : [{ partition, offset }];
+    });
   }
 }

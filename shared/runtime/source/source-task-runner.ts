@@ -230,6 +230,7 @@ class SourceSession {
         markerGroup: this.#transactionalId,
         offsets: deps.store.offsets,
         checkpoint: (point: SourceCheckpoint) => this.#checkpoint(point),
+        now: () => deps.clock.now(),
       };
       let openedAt = 0;
       let lastRecordAt = deps.clock.now();

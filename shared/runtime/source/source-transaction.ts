@@ -25,6 +25,7 @@ export interface TransactionScope {
   readonly markerGroup: string;
   readonly offsets: OffsetStore;
   readonly checkpoint: (point: SourceCheckpoint) => Promise<void>;
+  readonly now: () => number;
 }
 
 interface Sent {
@@ -118,7 +119,13 @@ export class SourceTransaction {
       advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
     );
     const probe = offsetPositions[0] ?? this.#firstPosition;
-    const offsets = mergeOffsets(this.committed.offsets, advanced);
+    // Each advanced entry is stamped, so a partition that moved between tasks resolves to the
+    // entry advanced last (see SourceTaskContextImpl).
+    const at = scope.now();
+    const offsets = mergeOffsets(
+      this.committed.offsets,
+      advanced.map((entry) => ({ ...entry, at })),
+    );
     // The marker and `pending` are independent; both must be in place before the commit.
     await Promise.all([
       this.tx.sendOffsets(scope.markerGroup, [

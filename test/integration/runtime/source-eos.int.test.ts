@@ -178,7 +178,9 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
       [...(offsets.committed?.offsets ?? [])].sort(
         (a, b) => Number(a.partition.p) - Number(b.partition.p),
       ),
-    ).toEqual([0, 1, 2].map((p) => ({ partition: { p }, offset: { seq: 60 } })));
+    ).toEqual(
+      [0, 1, 2].map((p) => ({ partition: { p }, offset: { seq: 60 }, at: expect.any(Number) })),
+    );
   });
 
   const points: SourceCheckpoint[] = [

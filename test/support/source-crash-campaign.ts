@@ -150,9 +150,17 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
         if (crashes % 20 === 0) log(`crashes=${crashes} invocations=${invocations}`);
       }
     }
+    // A clean invocation settles whatever the last crash left; a retriable interruption (an
+    // undecided transaction under load) is retried, as the next dispatch would.
+    let last = await invoke();
     invocations += 1;
-    const last = await invoke();
-    if (last.outcome !== 'completed') throw new Error(`final invocation ended ${last.outcome}`);
+    for (let retry = 0; last.outcome === 'interrupted' && retry < 3; retry += 1) {
+      last = await invoke();
+      invocations += 1;
+    }
+    if (last.outcome !== 'completed') {
+      throw new Error(`final invocation ended ${last.outcome}: ${last.error?.message ?? ''}`);
+    }
 
     const offsets = await store.offsets.getSourceOffsets({ connector: name, task: 0 });
     const expected = new Map<string, number>();

@@ -59,6 +59,20 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The condition, names and values parts shared by put, update and delete. */
+function conditionParams(expression: Expression, names: Record<string, string> | undefined) {
+  return {
+    ...(expression.condition === undefined
+      ? {}
+      : {
+          ConditionExpression: expression.condition,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+        }),
+    ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
+    ...(expression.values === undefined ? {} : { ExpressionAttributeValues: expression.values }),
+  };
+}
+
 /**
  * The adapter's only door to DynamoDB: single-item reads and conditional writes, queries by
  * partition, and batched deletes. Every SDK error is mapped here; a failed condition is a
@@ -127,16 +141,7 @@ export class DynamoTable {
           new PutItemCommand({
             TableName: this.name,
             Item: item,
-            ...(expression.condition === undefined
-              ? {}
-              : {
-                  ConditionExpression: expression.condition,
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                }),
-            ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
-            ...(expression.values === undefined
-              ? {}
-              : { ExpressionAttributeValues: expression.values }),
+            ...conditionParams(expression, names),
           }),
         )
         .then(() => item),
@@ -156,16 +161,7 @@ export class DynamoTable {
           TableName: this.name,
           Key: key,
           ...(expression.update === undefined ? {} : { UpdateExpression: expression.update }),
-          ...(expression.condition === undefined
-            ? {}
-            : {
-                ConditionExpression: expression.condition,
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-          ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
-          ...(expression.values === undefined
-            ? {}
-            : { ExpressionAttributeValues: expression.values }),
+          ...conditionParams(expression, names),
           ReturnValues: options.returnValues ?? 'ALL_NEW',
         }),
       );
@@ -185,16 +181,7 @@ export class DynamoTable {
         new DeleteItemCommand({
           TableName: this.name,
           Key: key,
-          ...(expression.condition === undefined
-            ? {}
-            : {
-                ConditionExpression: expression.condition,
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-          ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
-          ...(expression.values === undefined
-            ? {}
-            : { ExpressionAttributeValues: expression.values }),
+          ...conditionParams(expression, names),
           ReturnValues: 'ALL_OLD',
         }),
       );

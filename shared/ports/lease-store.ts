@@ -75,6 +75,15 @@ export interface LeaseStore {
    */
   releaseLease(lease: Fence & TaskRef): Promise<void>;
 
+  /**
+   * Takes the task away from whoever holds it (a restart, or a task that must stop at once):
+   * the epoch is bumped and the lease freed, so the holder's next fenced write fails with
+   * `EpochFencedError` and the next `acquireLease` succeeds at once. Unconditional and
+   * idempotent in effect (a free task only gets a higher epoch).
+   * @returns the new epoch.
+   */
+  revokeLease(ref: TaskRef): Promise<number>;
+
   /** The current lease, expired or not; `undefined` when the task is not leased. */
   getLease(ref: TaskRef): Promise<Lease | undefined>;
 }

@@ -67,6 +67,12 @@ export interface StatusStore {
 
   getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined>;
 
+  /**
+   * Forgets the status of a task that no longer exists (tasks.max went down), as Kafka
+   * Connect's status topic tombstones it. The task's epoch and offsets stay.
+   */
+  removeTaskStatus(ref: TaskRef): Promise<void>;
+
   /** Every task status of the connector, sorted by task id. */
   listTaskStatuses(connector: string): Promise<TaskStatus[]>;
 }

@@ -108,6 +108,18 @@ export class DynamoDbLeaseStore implements LeaseStore {
     if (!result.ok) fenced(lease, lease, result);
   }
 
+  async revokeLease(ref: TaskRef): Promise<number> {
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `SET #${ATTR.task} = :task, #${ATTR.formatVersion} = :v, #${ATTR.epoch} = if_not_exists(#${ATTR.epoch}, :zero) + :one REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`,
+        values: { ':task': num(ref.task), ':v': versionAttr(), ':zero': num(0), ':one': num(1) },
+      },
+      `revoke the lease of ${ref.connector}-${ref.task}`,
+    );
+    return result.ok ? (decodeTaskItem(ref.connector, result.item).epoch ?? 0) : 0;
+  }
+
   async getLease(ref: TaskRef): Promise<Lease | undefined> {
     const item = await this.#table.get(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),

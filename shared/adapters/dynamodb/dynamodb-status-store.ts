@@ -93,6 +93,17 @@ export class DynamoDbStatusStore implements StatusStore {
     return status === undefined ? undefined : { ...ref, ...status };
   }
 
+  async removeTaskStatus(ref: TaskRef): Promise<void> {
+    await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `REMOVE #${ATTR.state}, #${ATTR.workerId}, #${ATTR.statusAt}, #${ATTR.trace}`,
+        condition: `attribute_exists(#${ATTR.state})`,
+      },
+      `remove the status of ${ref.connector}-${ref.task}`,
+    );
+  }
+
   async listTaskStatuses(connector: string): Promise<TaskStatus[]> {
     const items = await this.#table.query(
       KEYS.connectorPk(connector),

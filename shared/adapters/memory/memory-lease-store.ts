@@ -64,6 +64,15 @@ export class MemoryLeaseStore implements LeaseStore {
     delete record.lease;
   }
 
+  async revokeLease(ref: TaskRef): Promise<number> {
+    const records = this.#db.items(ref.connector).taskRecords;
+    const record: TaskRecord = records.get(ref.task) ?? {};
+    const epoch = (record.epoch ?? 0) + 1;
+    const { lease: _revoked, ...rest } = record;
+    records.set(ref.task, { ...rest, epoch });
+    return epoch;
+  }
+
   async getLease(ref: TaskRef): Promise<Lease | undefined> {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
     const lease = record?.lease;

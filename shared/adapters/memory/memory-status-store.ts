@@ -53,6 +53,11 @@ export class MemoryStatusStore implements StatusStore {
     return status === undefined ? undefined : { ...ref, ...copy(status) };
   }
 
+  async removeTaskStatus(ref: TaskRef): Promise<void> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    if (record !== undefined) delete record.status;
+  }
+
   async listTaskStatuses(connector: string): Promise<TaskStatus[]> {
     const records = this.#db.peek(connector)?.taskRecords ?? new Map();
     return [...records.entries()]

@@ -162,5 +162,42 @@ export function leaseContract(factory: StateStoreFactory): void {
 
       expect(second.epoch).toBe(first.epoch + 1);
     });
+
+    it('revokes a held lease: the holder is fenced and the next invocation takes the task at once', async () => {
+      // Prepare
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c', 'holder');
+      // Act
+      const epoch = await store.leases.revokeLease({ connector: 'c', task: 0 });
+      const next = await store.leases.acquireLease({
+        connector: 'c',
+        task: 0,
+        owner: 'next',
+        generation: 1,
+        ttlMs: TTL_MS,
+      });
+      // Assess
+      expect(epoch).toBe(lease.epoch + 1);
+      expect(next.epoch).toBe(epoch + 1);
+      await expect(store.leases.renewLease(lease, TTL_MS)).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(
+        store.status.putTaskStatus(
+          { connector: 'c', task: 0 },
+          { state: 'RUNNING', workerId: 'w' },
+          lease,
+        ),
+      ).rejects.toBeInstanceOf(EpochFencedError);
+    });
+
+    it('revoking a free task only raises its epoch', async () => {
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c', 'holder');
+      await store.leases.releaseLease(lease);
+
+      const epoch = await store.leases.revokeLease({ connector: 'c', task: 0 });
+
+      expect(epoch).toBe(lease.epoch + 1);
+      expect(await store.leases.getLease({ connector: 'c', task: 0 })).toBeUndefined();
+    });
   });
 }

@@ -104,5 +104,23 @@ export function statusContract(factory: StateStoreFactory): void {
 
       await expect(write).rejects.toBeInstanceOf(EpochFencedError);
     });
+
+    it('forgets the status of a removed task but keeps its epoch', async () => {
+      // Prepare
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c', 'holder');
+      await store.status.putTaskStatus(
+        { connector: 'c', task: 0 },
+        { state: 'RUNNING', workerId: 'w' },
+        lease,
+      );
+      // Act
+      await store.status.removeTaskStatus({ connector: 'c', task: 0 });
+      await store.status.removeTaskStatus({ connector: 'c', task: 7 });
+      // Assess
+      expect(await store.status.getTaskStatus({ connector: 'c', task: 0 })).toBeUndefined();
+      expect(await store.status.listTaskStatuses('c')).toEqual([]);
+      expect((await store.leases.getLease({ connector: 'c', task: 0 }))?.epoch).toBe(lease.epoch);
+    });
   });
 }

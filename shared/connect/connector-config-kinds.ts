@@ -12,6 +12,7 @@ import {
   uniqueAliases,
 } from './config-validators.js';
 import { type ConnectorKind, commonConnectorConfigDef, G, N } from './connector-config-defs.js';
+import { defineKafkaSubscription } from './kafka-subscription-config.js';
 
 function defineDeadLetterQueue(def: ConfigDef, processedBy: string): ConfigDef {
   return def
@@ -86,7 +87,9 @@ export function sinkConnectorConfigDef(): ConfigDef {
       width: 'LONG',
       displayName: 'Topics regex',
     });
-  return defineDeadLetterQueue(def, 'this sink connector, or its transformations or converters');
+  return defineKafkaSubscription(
+    defineDeadLetterQueue(def, 'this sink connector, or its transformations or converters'),
+  );
 }
 
 const EXACTLY_ONCE_SUPPORT_DOC =

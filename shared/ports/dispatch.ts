@@ -68,7 +68,8 @@ export interface SinkMapping extends SinkMappingSpec {
  * topic.
  */
 export interface SinkMappingPort {
-  list(connector: string): Promise<SinkMapping[]>;
+  /** The connector's mappings, or every mapping of this deployment when omitted. */
+  list(connector?: string): Promise<SinkMapping[]>;
   create(spec: SinkMappingSpec): Promise<SinkMapping>;
   /** Changes what may change in place: enabled, batch size and window. */
   update(mapping: SinkMapping, spec: SinkMappingSpec): Promise<SinkMapping>;

@@ -91,6 +91,11 @@ export interface KafkaAdminPort {
    */
   endOffsets(topic: string): Promise<TopicPartitionOffset[]>;
   /**
+   * Per partition, the offset of the first record whose timestamp is at or after
+   * `timestampMs`, or the partition's end when there is none (Kafka's ListOffsets by time).
+   */
+  offsetsForTimestamp(topic: string, timestampMs: number): Promise<TopicPartitionOffset[]>;
+  /**
    * The fate of the transactional record written at `position`, as read_committed readers see it:
    * `committed` (visible), `aborted` (the partition's stable end is past it and it is not
    * visible), or `open` (its transaction is not decided yet, or the answer could not be read in

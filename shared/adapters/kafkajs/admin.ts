@@ -93,6 +93,24 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     return result.map((p) => ({ topic, partition: p.partition, offset: Number(p.high) }));
   }
 
+  async offsetsForTimestamp(topic: string, timestampMs: number): Promise<TopicPartitionOffset[]> {
+    const [found, ends] = await Promise.all([
+      this.#call(`fetching offsets of ${topic} at ${timestampMs}`, (admin) =>
+        admin.fetchTopicOffsetsByTimestamp(topic, timestampMs),
+      ),
+      this.endOffsets(topic),
+    ]);
+    // -1: no record at or after the timestamp, so reading starts (or stops) at the end.
+    return found.map(({ partition, offset }) => ({
+      topic,
+      partition,
+      offset:
+        Number(offset) >= 0
+          ? Number(offset)
+          : (ends.find((e) => e.partition === partition)?.offset ?? 0),
+    }));
+  }
+
   async transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
     const end = (await this.endOffsets(position.topic)).find(
       (p) => p.partition === position.partition,

@@ -482,6 +482,7 @@ describe('validateConnectorConfig transforms and predicates', () => {
       'Transforms',
       'Predicates',
       'Error Handling',
+      'Subscription',
       'Transforms: route',
       'S3',
     ]);

@@ -1,0 +1,442 @@
+/**
+ * The enumerator: the serverless stand-in for Kafka Connect's leader worker and Flink's split
+ * enumerator. Each run compares every connector's desired state (config, target state, restart
+ * requests, the partitions it subscribes to) with what is stored and running, and converges:
+ * task configs with generations, task and connector status, source-task dispatch, sink
+ * mappings. Every step is idempotent and every write that can race is conditional, so two runs
+ * at once converge and an interrupted run leaves a state the next run completes.
+ */
+import {
+  type ConfigProviderResolver,
+  resolvePlaceholders,
+} from '../../connect/config-providers.js';
+import type { Connector } from '../../connect/connector.js';
+import { parseConnectorConfig } from '../../connect/connector-config.js';
+import { parseKafkaSubscription } from '../../connect/kafka-subscription-config.js';
+import type { PluginRegistry } from '../../connect/plugin.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
+import type { PendingRestart } from '../../ports/connector-meta-store.js';
+import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js';
+import { StaleVersionError } from '../../ports/errors.js';
+import type { KafkaAdminPort } from '../../ports/kafka.js';
+import type { Logger } from '../../ports/logger.js';
+import type { StateStore } from '../../ports/state-store.js';
+import type { ConnectorState, TaskState, TaskStatus } from '../../ports/status-store.js';
+import { mapLimit } from '../concurrency.js';
+import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
+import {
+  DEFAULT_MAPPING_SETTINGS,
+  desiredMappings,
+  type MappingDefaults,
+  planMappings,
+} from './sink-mappings.js';
+import {
+  generateTaskConfigs,
+  reverseTransform,
+  storedPartitions,
+  taskStoppingOffsets,
+  withPartitions,
+} from './task-configs.js';
+
+export interface EnumeratorSettings {
+  /** Written as the worker id of the statuses the enumerator sets. */
+  readonly workerId: string;
+  /** Source-task invocations and status writes in flight per connector. */
+  readonly dispatchConcurrency: number;
+  /** Connectors reconciled at once by `reconcileAll`. */
+  readonly connectorConcurrency: number;
+  readonly mappings: MappingDefaults;
+}
+
+export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
+  workerId: 'enumerator',
+  dispatchConcurrency: 16,
+  connectorConcurrency: 4,
+  mappings: DEFAULT_MAPPING_SETTINGS,
+};
+
+export interface EnumeratorDeps {
+  readonly store: StateStore;
+  readonly admin: KafkaAdminPort;
+  readonly plugins: PluginRegistry;
+  readonly invoker: SourceTaskInvoker;
+  readonly mappings: SinkMappingPort;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
+  /** Keep one per container so discovery honours its interval across runs. */
+  readonly discovery: PartitionDiscovery;
+  readonly settings: EnumeratorSettings;
+}
+
+/** What one run did for one connector. */
+export interface ConnectorReport {
+  readonly connector: string;
+  readonly state: ConnectorState | 'DELETED';
+  readonly kind?: 'source' | 'sink';
+  readonly taskConfigVersion?: number;
+  readonly tasks: number;
+  /** Source tasks invoked by this run. */
+  readonly dispatched: readonly number[];
+  readonly mappings?: {
+    readonly created: number;
+    readonly updated: number;
+    readonly deleted: number;
+  };
+  /** The restart request handled, if any. */
+  readonly restart?: number;
+  /** Set when the connector failed (its status holds the trace). */
+  readonly error?: string;
+}
+
+const STALE_RETRIES = 5;
+
+function traceOf(error: unknown): string {
+  return error instanceof Error
+    ? (error.stack ?? `${error.name}: ${error.message}`)
+    : String(error);
+}
+
+export class Enumerator {
+  constructor(private readonly deps: EnumeratorDeps) {}
+
+  /** Reconciles every connector, then removes mappings of connectors that no longer exist. */
+  async reconcileAll(): Promise<ConnectorReport[]> {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.deps.store.configs.listConnectors(
+        cursor === undefined ? {} : { cursor },
+      );
+      names.push(...page.names);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const reports = await mapLimit(names, this.deps.settings.connectorConcurrency, (name) =>
+      this.reconcile(name).catch((error: unknown): ConnectorReport => {
+        this.deps.logger.error('reconcile failed; the next run retries', {
+          connector: name,
+          error: traceOf(error),
+        });
+        return {
+          connector: name,
+          state: 'UNASSIGNED',
+          tasks: 0,
+          dispatched: [],
+          error: String(error),
+        };
+      }),
+    );
+    const known = new Set(names);
+    const orphans = (await this.deps.mappings.list()).filter((m) => !known.has(m.connector));
+    for (const connector of new Set(orphans.map((m) => m.connector))) {
+      // The listing may lag a create: confirm with a strongly consistent read first.
+      if ((await this.deps.store.configs.getConnector(connector)) === undefined) {
+        reports.push(await this.#deleted(connector));
+      }
+    }
+    return reports;
+  }
+
+  /** Reconciles one connector (after a nudge, or as part of `reconcileAll`). */
+  async reconcile(name: string): Promise<ConnectorReport> {
+    const { store } = this.deps;
+    const record = await store.configs.getConnector(name);
+    if (record === undefined) return this.#deleted(name);
+    const restart = await store.restarts.getRestartRequest(name);
+    let taskSet = await store.configs.getTaskConfigs(name);
+    let statuses = await store.status.listTaskStatuses(name);
+    if (restart !== undefined) await this.#beginRestart(record, restart, taskSet, statuses);
+
+    let report: ConnectorReport;
+    if (record.targetState === 'STOPPED') {
+      taskSet = await this.#writeTaskConfigs(name, async () => [], taskSet);
+      report = await this.#settleStopped(record, taskSet);
+    } else {
+      report = await this.#settleStarted(record, taskSet);
+    }
+    statuses = await store.status.listTaskStatuses(name);
+    if (restart !== undefined) {
+      await store.restarts.completeRestart(name, restart.seq);
+      report = { ...report, restart: restart.seq };
+    }
+    this.deps.logger.debug('reconciled', { ...report, statuses: statuses.length });
+    return report;
+  }
+
+  async #deleted(connector: string): Promise<ConnectorReport> {
+    this.deps.discovery.forget(connector);
+    const existing = await this.deps.mappings.list(connector);
+    for (const mapping of existing) await this.deps.mappings.delete(mapping);
+    return {
+      connector,
+      state: 'DELETED',
+      tasks: 0,
+      dispatched: [],
+      mappings: { created: 0, updated: 0, deleted: existing.length },
+    };
+  }
+
+  /** Marks what the request restarts as RESTARTING and takes running tasks away (fencing). */
+  async #beginRestart(
+    record: ConnectorRecord,
+    restart: PendingRestart,
+    taskSet: TaskConfigSet,
+    statuses: readonly TaskStatus[],
+  ): Promise<void> {
+    const { store, settings } = this.deps;
+    const connectorStatus = await store.status.getConnectorStatus(record.name);
+    if (!restart.onlyFailed || connectorStatus?.state === 'FAILED') {
+      await store.status.putConnectorStatus(record.name, {
+        state: 'RESTARTING',
+        workerId: settings.workerId,
+      });
+    }
+    if (!restart.includeTasks) return;
+    const stateOf = new Map(statuses.map((s) => [s.task, s.state]));
+    const tasks = taskSet.tasks.filter(
+      (t) => !restart.onlyFailed || stateOf.get(t.task) === 'FAILED',
+    );
+    await mapLimit(tasks, settings.dispatchConcurrency, async ({ task }) => {
+      const ref = { connector: record.name, task };
+      await store.leases.revokeLease(ref);
+      await store.status.putTaskStatus(ref, { state: 'RESTARTING', workerId: settings.workerId });
+    });
+  }
+
+  async #settleStopped(record: ConnectorRecord, taskSet: TaskConfigSet): Promise<ConnectorReport> {
+    const { store } = this.deps;
+    for (const status of await store.status.listTaskStatuses(record.name)) {
+      await store.status.removeTaskStatus(status);
+    }
+    const mappings = await this.#syncMappings(record.name, undefined, false);
+    await this.#putConnectorState(record.name, 'STOPPED');
+    return {
+      connector: record.name,
+      state: 'STOPPED',
+      taskConfigVersion: taskSet.version,
+      tasks: 0,
+      dispatched: [],
+      ...(mappings === undefined ? {} : { mappings }),
+    };
+  }
+
+  async #settleStarted(record: ConnectorRecord, current: TaskConfigSet): Promise<ConnectorReport> {
+    const { plugins } = this.deps;
+    const name = record.name;
+    let kind: 'source' | 'sink' | undefined;
+    let taskSet = current;
+    let topics: string[] | undefined;
+    let failure: unknown;
+    try {
+      const resolved = await resolvePlaceholders(record.config, this.deps.configProviders ?? {});
+      const className = resolved['connector.class'] ?? '';
+      const descriptor = plugins.resolve(className);
+      if (descriptor.type !== 'source' && descriptor.type !== 'sink') {
+        throw new Error(`${className} is a ${descriptor.type}, not a connector`);
+      }
+      kind = descriptor.type;
+      const config = parseConnectorConfig(resolved, kind);
+      const generated = await generateTaskConfigs(
+        descriptor.create() as Connector,
+        config,
+        resolved,
+      );
+      const configs = reverseTransform(record.config, resolved, generated);
+      if (kind === 'source') {
+        taskSet = await this.#writeTaskConfigs(name, async () => configs, taskSet);
+      } else {
+        const written = await this.#writeSinkTaskConfigs(name, resolved, configs, taskSet);
+        taskSet = written.taskSet;
+        topics = written.topics;
+      }
+    } catch (error) {
+      failure = error;
+      this.deps.logger.warn('connector failed', { connector: name, error: traceOf(error) });
+    }
+    const paused = record.targetState === 'PAUSED';
+    await this.#settleTaskStatuses(name, taskSet, kind, paused);
+    const dispatched =
+      kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
+    const mappings =
+      kind === 'sink'
+        ? await this.#syncMappings(name, topics, !paused && failure === undefined)
+        : undefined;
+    const state: ConnectorState = failure !== undefined ? 'FAILED' : paused ? 'PAUSED' : 'RUNNING';
+    await this.#putConnectorState(
+      name,
+      state,
+      failure === undefined ? undefined : traceOf(failure),
+    );
+    return {
+      connector: name,
+      state,
+      ...(kind === undefined ? {} : { kind }),
+      taskConfigVersion: taskSet.version,
+      tasks: taskSet.tasks.length,
+      dispatched,
+      ...(mappings === undefined ? {} : { mappings }),
+      ...(failure === undefined ? {} : { error: String(failure) }),
+    };
+  }
+
+  /**
+   * Writes task configs computed from the stored set, again from a fresh read when another run
+   * wrote first (the store refuses a stale version), so concurrent runs converge.
+   */
+  async #writeTaskConfigs(
+    name: string,
+    compute: (current: TaskConfigSet) => Promise<ConfigMap[]>,
+    initial: TaskConfigSet,
+  ): Promise<TaskConfigSet> {
+    let current = initial;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.deps.store.configs.putTaskConfigs(
+          name,
+          await compute(current),
+          current.version,
+        );
+      } catch (error) {
+        if (!(error instanceof StaleVersionError) || attempt >= STALE_RETRIES) throw error;
+        current = await this.deps.store.configs.getTaskConfigs(name);
+      }
+    }
+  }
+
+  /** Sink task configs carry their partitions; a first assignment seeds starting offsets. */
+  async #writeSinkTaskConfigs(
+    name: string,
+    resolved: ConfigMap,
+    configs: readonly ConfigMap[],
+    initial: TaskConfigSet,
+  ): Promise<{ taskSet: TaskConfigSet; topics: string[] }> {
+    const { admin, discovery, clock, store } = this.deps;
+    const subscription = parseKafkaSubscription(resolved);
+    let partitions: ReturnType<typeof storedPartitions> = [];
+    let first = false;
+    const taskSet = await this.#writeTaskConfigs(
+      name,
+      async (current) => {
+        const known = storedPartitions(current.tasks);
+        first = known.length === 0;
+        partitions = [
+          ...(await discovery.partitions(admin, name, subscription, clock.now(), known)).partitions,
+        ];
+        const stopping = first
+          ? await stoppingOffsets(admin, subscription, partitions)
+          : new Map(current.tasks.flatMap((t) => [...taskStoppingOffsets(t.config)]));
+        return withPartitions(configs, partitions, current.tasks, stopping);
+      },
+      initial,
+    );
+    if (first && partitions.length > 0) {
+      const committed = new Set(
+        (await store.offsets.getSinkOffsets(name)).map((o) => `${o.topic}-${o.partition}`),
+      );
+      const seeds = await startingPositions(admin, subscription, partitions, committed);
+      for (const [id, offset] of seeds) {
+        const dash = id.lastIndexOf('-');
+        await store.offsets.commitSinkOffset(name, {
+          topic: id.slice(0, dash),
+          partition: Number(id.slice(dash + 1)),
+          offset,
+        });
+      }
+    }
+    return { taskSet, topics: [...new Set(storedPartitions(taskSet.tasks).map((p) => p.topic))] };
+  }
+
+  /**
+   * New tasks show UNASSIGNED until they first run; removed tasks are forgotten; a paused
+   * connector's tasks show PAUSED, a running sink connector's tasks RUNNING (the mapping feeds
+   * them). FAILED stays until a restart.
+   */
+  async #settleTaskStatuses(
+    name: string,
+    taskSet: TaskConfigSet,
+    kind: 'source' | 'sink' | undefined,
+    paused: boolean,
+  ): Promise<void> {
+    const { store, settings } = this.deps;
+    const statuses = await store.status.listTaskStatuses(name);
+    const byTask = new Map(statuses.map((s) => [s.task, s]));
+    const count = taskSet.tasks.length;
+    for (const status of statuses) {
+      if (status.task >= count) await store.status.removeTaskStatus(status);
+    }
+    await mapLimit(taskSet.tasks, settings.dispatchConcurrency, async ({ task }) => {
+      const state = byTask.get(task)?.state;
+      let next: TaskState | undefined;
+      if (state === 'FAILED') next = undefined;
+      else if (paused) next = 'PAUSED';
+      else if (kind === 'sink') next = 'RUNNING';
+      else if (state === undefined || state === 'PAUSED') next = 'UNASSIGNED';
+      if (next !== undefined && next !== state) {
+        await store.status.putTaskStatus(
+          { connector: name, task },
+          { state: next, workerId: settings.workerId },
+        );
+      }
+    });
+  }
+
+  /** Invokes every source task that is not FAILED and not held by a live invocation. */
+  async #dispatchSourceTasks(name: string, taskSet: TaskConfigSet): Promise<number[]> {
+    const { store, invoker, clock, settings } = this.deps;
+    const failed = new Set(
+      (await store.status.listTaskStatuses(name))
+        .filter((s) => s.state === 'FAILED')
+        .map((s) => s.task),
+    );
+    const now = clock.now();
+    const dispatched = await mapLimit(
+      taskSet.tasks.filter((t) => !failed.has(t.task)),
+      settings.dispatchConcurrency,
+      async ({ task, generation }) => {
+        const lease = await store.leases.getLease({ connector: name, task });
+        if (lease !== undefined && lease.expiresAt > now) return undefined;
+        await invoker.invoke({ connector: name, task, generation });
+        return task;
+      },
+    );
+    return dispatched.filter((t): t is number => t !== undefined);
+  }
+
+  /**
+   * Brings the connector's mappings to one per subscribed topic (`topics`; undefined keeps the
+   * existing topics), enabled or not.
+   */
+  async #syncMappings(
+    name: string,
+    topics: readonly string[] | undefined,
+    enabled: boolean,
+  ): Promise<{ created: number; updated: number; deleted: number } | undefined> {
+    const { mappings, settings } = this.deps;
+    const existing = await mappings.list(name);
+    if (topics === undefined && existing.length === 0) return undefined;
+    const wanted = topics ?? existing.map((m) => m.topic);
+    const plan = planMappings(existing, desiredMappings(name, wanted, enabled, settings.mappings));
+    for (const spec of plan.create) await mappings.create(spec);
+    for (const { mapping, spec } of plan.update) await mappings.update(mapping, spec);
+    for (const mapping of plan.delete) await mappings.delete(mapping);
+    return {
+      created: plan.create.length,
+      updated: plan.update.length,
+      deleted: plan.delete.length,
+    };
+  }
+
+  async #putConnectorState(name: string, state: ConnectorState, trace?: string): Promise<void> {
+    const { store, settings } = this.deps;
+    const current = await store.status.getConnectorStatus(name);
+    if (current?.state === state && current.trace === trace) return;
+    await store.status.putConnectorStatus(name, {
+      state,
+      workerId: settings.workerId,
+      ...(trace === undefined ? {} : { trace }),
+    });
+  }
+}
+
+export { PartitionDiscovery };

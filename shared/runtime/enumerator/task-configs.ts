@@ -1,0 +1,149 @@
+/**
+ * The task configs the enumerator writes for a connector: what the connector's `taskConfigs`
+ * returns, and, for connectors that read Kafka topics, each task's share of the partitions
+ * (sticky and balanced, see assignor.ts) and its stopping offsets in bounded mode.
+ */
+
+import { hasPlaceholder } from '../../connect/config-providers.js';
+import type { Connector } from '../../connect/connector.js';
+import type { ParsedConnectorConfig } from '../../connect/connector-config.js';
+import type { ConnectorContext } from '../../connect/context.js';
+import { ConnectError } from '../../connect/errors.js';
+import {
+  parseTopicPartitionId,
+  type TopicPartitionRef,
+  topicPartitionId,
+} from '../../connect/kafka-subscription-config.js';
+import type { ConfigMap, TaskConfigEntry } from '../../ports/config-store.js';
+import { type Assignment, assignSplits } from '../assignor.js';
+
+/** The task config key listing a Kafka-reading task's partitions (`topic-p`, comma-separated). */
+export const TASK_PARTITIONS_KEY = 'serverless.task.partitions';
+/** The task config key with a bounded task's stopping offsets (`topic-p=offset`, comma-separated). */
+export const TASK_STOPPING_OFFSETS_KEY = 'serverless.task.stopping.offsets';
+
+/** Kafka Connect's refusal when a connector makes more task configs than tasks.max allows. */
+export class TooManyTasksError extends ConnectError {
+  constructor(connector: string, generated: number, max: number) {
+    super(
+      `The connector ${connector} has generated ${generated} tasks, which is greater than ${max}, ` +
+        'the maximum number of tasks it is configured to create. This behavior should be ' +
+        'considered a bug and is disallowed. If necessary, it can be permitted by reconfiguring ' +
+        "the connector with 'tasks.max.enforce' set to false; however, this option will be " +
+        'removed in a future release of Kafka Connect.',
+    );
+  }
+}
+
+/** A context for the short life of a connector inside one enumerator run. */
+class EnumeratorConnectorContext implements ConnectorContext {
+  failure: Error | undefined;
+  requestTaskReconfiguration(): void {
+    // Every enumerator run asks for task configs again; nothing to remember.
+  }
+  raiseError(error: Error): void {
+    this.failure = error;
+  }
+}
+
+/**
+ * Starts `connector` with the resolved config, asks for `tasks.max` task configs and stops it.
+ * @throws whatever the connector throws or raises, and TooManyTasksError.
+ */
+export async function generateTaskConfigs(
+  connector: Connector,
+  config: ParsedConnectorConfig,
+  resolved: ConfigMap,
+): Promise<ConfigMap[]> {
+  const context = new EnumeratorConnectorContext();
+  await connector.start(resolved, context);
+  try {
+    const configs = await connector.taskConfigs(config.tasksMax);
+    if (context.failure !== undefined) throw context.failure;
+    if (configs.length > config.tasksMax && config.tasksMaxEnforce) {
+      throw new TooManyTasksError(config.name, configs.length, config.tasksMax);
+    }
+    return configs.map((c) => ({ ...c }));
+  } finally {
+    await connector.stop();
+  }
+}
+
+/**
+ * Puts placeholders back where the connector copied a resolved secret into a task config
+ * (Kafka Connect's `reverseTransform`), so stored task configs hold `${provider:path:key}`
+ * and never the secret.
+ */
+export function reverseTransform(
+  raw: ConfigMap,
+  resolved: ConfigMap,
+  taskConfigs: readonly ConfigMap[],
+): ConfigMap[] {
+  const secretKeys = Object.keys(raw).filter((key) => hasPlaceholder(raw[key] ?? ''));
+  return taskConfigs.map((config) => {
+    const copy: Record<string, string> = { ...config };
+    for (const key of secretKeys) {
+      if (copy[key] !== undefined && copy[key] === resolved[key]) copy[key] = raw[key] as string;
+    }
+    return copy;
+  });
+}
+
+/** The assignment the stored task configs hold (task → partition ids). */
+export function storedAssignment(tasks: readonly TaskConfigEntry[]): Assignment {
+  return new Map(
+    tasks.map((entry) => [
+      entry.task,
+      (entry.config[TASK_PARTITIONS_KEY] ?? '').split(',').filter((id) => id.length > 0),
+    ]),
+  );
+}
+
+/** Every partition the stored task configs hold. */
+export function storedPartitions(tasks: readonly TaskConfigEntry[]): TopicPartitionRef[] {
+  return [...storedAssignment(tasks).values()].flat().map(parseTopicPartitionId);
+}
+
+/**
+ * Adds each task's partitions (and stopping offsets) to the connector's task configs. The
+ * number of tasks is the number of configs the connector made; the partitions are spread over
+ * them, moving as few as possible from `previous`.
+ */
+export function withPartitions(
+  configs: readonly ConfigMap[],
+  partitions: readonly TopicPartitionRef[],
+  previous: readonly TaskConfigEntry[],
+  stopping: ReadonlyMap<string, number>,
+): ConfigMap[] {
+  if (configs.length === 0) return [];
+  const assignment = assignSplits(
+    partitions.map(topicPartitionId),
+    configs.length,
+    storedAssignment(previous),
+  );
+  return configs.map((config, task) => {
+    const ids = assignment.get(task) ?? [];
+    const stops = ids.flatMap((id) => {
+      const offset = stopping.get(id);
+      return offset === undefined ? [] : [`${id}=${offset}`];
+    });
+    return {
+      ...config,
+      [TASK_PARTITIONS_KEY]: ids.join(','),
+      ...(stops.length === 0 ? {} : { [TASK_STOPPING_OFFSETS_KEY]: stops.join(',') }),
+    };
+  });
+}
+
+/** The stopping offsets a task config holds, by partition id. */
+export function taskStoppingOffsets(config: ConfigMap): Map<string, number> {
+  return new Map(
+    (config[TASK_STOPPING_OFFSETS_KEY] ?? '')
+      .split(',')
+      .filter((entry) => entry.length > 0)
+      .map((entry) => {
+        const eq = entry.lastIndexOf('=');
+        return [entry.slice(0, eq), Number(entry.slice(eq + 1))] as const;
+      }),
+  );
+}

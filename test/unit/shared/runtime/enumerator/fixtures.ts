@@ -1,0 +1,165 @@
+import { MemorySinkMappings } from '../../../../../shared/adapters/memory/memory-sink-mappings.js';
+import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
+import { ConfigDef } from '../../../../../shared/connect/config-def.js';
+import type { ConnectorContext } from '../../../../../shared/connect/context.js';
+import type { AnyPluginDescriptor, PluginRegistry } from '../../../../../shared/connect/plugin.js';
+import type { SinkRecord } from '../../../../../shared/connect/records.js';
+import { SinkConnector, SinkTask } from '../../../../../shared/connect/sink.js';
+import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
+import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
+import type { KafkaAdminPort, TopicPartitionOffset } from '../../../../../shared/ports/kafka.js';
+import { silentLogger } from '../../../../../shared/ports/logger.js';
+import {
+  DEFAULT_ENUMERATOR_SETTINGS,
+  Enumerator,
+  type EnumeratorDeps,
+} from '../../../../../shared/runtime/enumerator/enumerator.js';
+import { PartitionDiscovery } from '../../../../../shared/runtime/enumerator/partition-discovery.js';
+
+class NullSinkTask extends SinkTask {
+  version(): string {
+    return '1';
+  }
+  async start(): Promise<void> {}
+  async put(_records: readonly SinkRecord[]): Promise<void> {}
+  async stop(): Promise<void> {}
+}
+
+/** A sink connector making `tasks.max` identical task configs; fails when `fail` is set. */
+class TestSinkConnector extends SinkConnector {
+  #props: Readonly<Record<string, string>> = {};
+  version(): string {
+    return '1';
+  }
+  config(): ConfigDef {
+    return new ConfigDef();
+  }
+  async start(props: Readonly<Record<string, string>>, _context: ConnectorContext): Promise<void> {
+    if (props.fail !== undefined) throw new Error(`refused: ${props.fail}`);
+    this.#props = props;
+  }
+  async taskConfigs(maxTasks: number): Promise<Record<string, string>[]> {
+    return Array.from({ length: maxTasks }, () => ({ secret: this.#props.secret ?? '' }));
+  }
+  async stop(): Promise<void> {}
+  createTask(): SinkTask {
+    return new NullSinkTask();
+  }
+}
+
+export const testSinkDescriptor: AnyPluginDescriptor = {
+  className: 'test.TestSinkConnector',
+  aliases: ['test-sink'],
+  type: 'sink',
+  version: '1',
+  create: () => new TestSinkConnector(),
+};
+
+/** A cluster of topics with partition counts and end offsets, as the admin port shows it. */
+export class FakeCluster implements Partial<KafkaAdminPort> {
+  readonly topics = new Map<string, { partitions: number; end: number }>();
+
+  add(topic: string, partitions: number, end = 0): this {
+    this.topics.set(topic, { partitions, end });
+    return this;
+  }
+
+  async listTopics(): Promise<string[]> {
+    return [...this.topics.keys()];
+  }
+
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
+    return new Map(
+      topics.flatMap((t) => {
+        const found = this.topics.get(t);
+        return found === undefined ? [] : [[t, found.partitions] as const];
+      }),
+    );
+  }
+
+  async endOffsets(topic: string): Promise<TopicPartitionOffset[]> {
+    const found = this.topics.get(topic);
+    return Array.from({ length: found?.partitions ?? 0 }, (_, partition) => ({
+      topic,
+      partition,
+      offset: found?.end ?? 0,
+    }));
+  }
+
+  async offsetsForTimestamp(topic: string, timestampMs: number): Promise<TopicPartitionOffset[]> {
+    // One record per millisecond from offset 0 at time 0, up to the end.
+    return (await this.endOffsets(topic)).map((p) => ({
+      ...p,
+      offset: Math.min(p.offset, timestampMs),
+    }));
+  }
+}
+
+export interface Harness {
+  readonly enumerator: Enumerator;
+  readonly deps: EnumeratorDeps;
+  readonly store: ReturnType<typeof createMemoryStateStore>;
+  readonly cluster: FakeCluster;
+  readonly invocations: SourceTaskInvocation[];
+  readonly mappings: MemorySinkMappings;
+  readonly clock: { now: () => number; advance: (ms: number) => void };
+  /** A second enumerator over the same state (a concurrent run). */
+  another(): Enumerator;
+}
+
+export function harness(
+  options: { plugins?: PluginRegistry; providers?: EnumeratorDeps['configProviders'] } = {},
+): Harness {
+  let now = 1_000_000;
+  const clock = {
+    now: () => now,
+    advance: (ms: number): void => {
+      now += ms;
+    },
+  };
+  const store = createMemoryStateStore({ clock });
+  const cluster = new FakeCluster();
+  const invocations: SourceTaskInvocation[] = [];
+  const mappings = new MemorySinkMappings();
+  const deps: EnumeratorDeps = {
+    store,
+    admin: cluster as unknown as KafkaAdminPort,
+    plugins: options.plugins ?? builtinRegistry([testSinkDescriptor]),
+    invoker: {
+      invoke: async (invocation) => {
+        invocations.push(invocation);
+      },
+    },
+    mappings,
+    clock,
+    logger: silentLogger,
+    discovery: new PartitionDiscovery(),
+    settings: DEFAULT_ENUMERATOR_SETTINGS,
+    ...(options.providers === undefined ? {} : { configProviders: options.providers }),
+  };
+  return {
+    enumerator: new Enumerator(deps),
+    deps,
+    store,
+    cluster,
+    invocations,
+    mappings,
+    clock,
+    another: () => new Enumerator({ ...deps, discovery: new PartitionDiscovery() }),
+  };
+}
+
+export function datagenConfig(name: string, extra: Record<string, string> = {}) {
+  return {
+    name,
+    'connector.class': 'datagen',
+    'kafka.topic': `${name}-out`,
+    'source.partitions': '6',
+    'tasks.max': '3',
+    ...extra,
+  };
+}
+
+export function sinkConfig(name: string, extra: Record<string, string> = {}) {
+  return { name, 'connector.class': 'test-sink', 'tasks.max': '2', topics: 'orders', ...extra };
+}

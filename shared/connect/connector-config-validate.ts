@@ -4,11 +4,15 @@
  * {@link ConfigValue}. Unknown keys are kept and are not errors, as in Connect.
  *
  * Beyond Connect, validation also reports: a `transforms.<a>.predicate` naming an alias not
- * listed in `predicates`, a converter class the plugin lookup does not know, and (for sources
- * that use topic creation) the `topic.creation.*` keys, which Connect only checks at start.
+ * listed in `predicates`, a converter class the plugin lookup does not know, (for sources
+ * that use topic creation) the `topic.creation.*` keys, which Connect only checks at start,
+ * and invalid or refused `producer.override.*` / `admin.override.*` values (Connect's `All`
+ * override policy leaves those to the client at task start; see client-overrides.ts).
  * Connect's exactly-once preflight (`exactly.once.support=required`) needs the connector
  * instance and the deployment's EOS setting, so it is left to the caller.
  */
+
+import { clientOverrideErrors } from './client-overrides.js';
 import {
   ConfigDef,
   type ConfigProps,
@@ -223,6 +227,9 @@ export function validateConnectorConfig(
   if (kind === 'sink') validateSinkTopics(props, values);
   validateConverters(props, values, lookup);
   validatePredicateReferences(props, values);
+  for (const override of clientOverrideErrors(props, kind)) {
+    for (const error of override.errors) addError(values, override.name, override.value, error);
+  }
   const all = [
     ...values.values(),
     ...(options.connectorValues ?? safeValidate(connectorDef, props)),

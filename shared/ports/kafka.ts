@@ -105,17 +105,69 @@ export interface KafkaAdminPort {
   close(): Promise<void>;
 }
 
+/**
+ * Record batch compression, as Kafka's `compression.type`. `gzip` is built into the client;
+ * `snappy`, `lz4` and `zstd` are codecs the adapter registers (wire-compatible with the Java client).
+ */
+export type CompressionType = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
 /** Per-connector producer settings (`producer.override.*` that the runtime honours). */
 export interface ProducerOptions {
-  /** Batch compression (default none). */
-  readonly compression?: 'none' | 'gzip';
+  /** Batch compression (the factory's worker-wide default when absent; that defaults to none). */
+  readonly compression?: CompressionType;
   /** Transaction timeout in ms (the factory's default when absent). */
   readonly transactionTimeoutMs?: number;
+}
+
+/** SASL credentials: `sasl.mechanism` and the login module's username and password. */
+export interface SaslCredentials {
+  readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+  readonly username: string;
+  readonly password: string;
+}
+
+/** TLS material in PEM (`ssl.truststore.certificates`, `ssl.keystore.*`) and hostname checking. */
+export interface TlsOverrides {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly passphrase?: string;
+  /** `ssl.endpoint.identification.algorithm`: false when set to the empty string. @default true */
+  readonly verifyHostname?: boolean;
+}
+
+/** Security settings that replace the worker's; each absent part keeps the worker's. */
+export interface SecurityOverrides {
+  /** `security.protocol`: whether TLS and SASL are used at all. */
+  readonly protocol?: 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL';
+  readonly sasl?: SaslCredentials;
+  readonly tls?: TlsOverrides;
+}
+
+/**
+ * Per-connector admin client settings (`admin.override.*` that the runtime honours). Absent
+ * fields keep the worker's settings; an empty object means the worker's admin client.
+ */
+export interface AdminOptions {
+  /** `client.id`. */
+  readonly clientId?: string;
+  /** `request.timeout.ms`. */
+  readonly requestTimeoutMs?: number;
+  /** `socket.connection.setup.timeout.ms`. */
+  readonly connectionTimeoutMs?: number;
+  /** `retries`, `retry.backoff.ms`, `retry.backoff.max.ms`. */
+  readonly retry?: {
+    readonly retries?: number;
+    readonly initialRetryTimeMs?: number;
+    readonly maxRetryTimeMs?: number;
+  };
+  readonly security?: SecurityOverrides;
 }
 
 /** Builds clients; each call returns a new, unconnected client. */
 export interface KafkaClientFactory {
   transactionalProducer(transactionalId: string, options?: ProducerOptions): TransactionalProducer;
   idempotentProducer(options?: ProducerOptions): IdempotentProducer;
-  admin(): KafkaAdminPort;
+  /** The worker's admin client, or one built with `options` on top of the worker's settings. */
+  admin(options?: AdminOptions): KafkaAdminPort;
 }

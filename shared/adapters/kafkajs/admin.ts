@@ -1,4 +1,4 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Admin, Kafka, RetryOptions } from 'kafkajs';
 import type {
   KafkaAdminPort,
   TopicPartitionOffset,
@@ -13,8 +13,12 @@ export class KafkaJsAdmin implements KafkaAdminPort {
   readonly #admin: Admin;
   #connected: Promise<void> | undefined;
 
-  constructor(private readonly kafka: Kafka) {
-    this.#admin = kafka.admin({ retry });
+  /** `adminRetry` replaces the default retry policy (from `admin.override.retries` and the backoffs). */
+  constructor(
+    private readonly kafka: Kafka,
+    adminRetry: RetryOptions = retry,
+  ) {
+    this.#admin = kafka.admin({ retry: adminRetry });
   }
 
   async #ready(): Promise<Admin> {

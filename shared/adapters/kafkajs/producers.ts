@@ -1,5 +1,6 @@
 import { CompressionTypes, type Kafka, type Producer, type Transaction } from 'kafkajs';
 import type {
+  CompressionType,
   IdempotentProducer,
   OutgoingRecord,
   ProducerOptions,
@@ -10,8 +11,17 @@ import type {
 import { mapKafkaError } from './errors.js';
 import { positions, RecordingPartitioner, retry, toBatch } from './records.js';
 
-function compressionOf(options: ProducerOptions): CompressionTypes {
-  return options.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
+const compressionTypes: Readonly<Record<CompressionType, CompressionTypes>> = {
+  none: CompressionTypes.None,
+  gzip: CompressionTypes.GZIP,
+  snappy: CompressionTypes.Snappy,
+  lz4: CompressionTypes.LZ4,
+  zstd: CompressionTypes.ZSTD,
+};
+
+/** The kafkajs codec id of `options.compression` (snappy, lz4 and zstd need registerKafkaJsCodecs). */
+export function compressionOf(options: ProducerOptions): CompressionTypes {
+  return compressionTypes[options.compression ?? 'none'];
 }
 
 class KafkaJsTransaction implements ProducerTransaction {

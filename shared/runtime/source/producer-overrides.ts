@@ -1,54 +1,23 @@
+import { parseProducerOverrides } from '../../connect/client-overrides.js';
 import type { ParsedConnectorConfigBase } from '../../connect/connector-config.js';
-import { ConfigError } from '../../connect/errors.js';
 import type { ProducerOptions } from '../../ports/kafka.js';
 
-const prefix = 'producer.override.';
-
 /**
- * The `producer.override.*` keys the runtime honours: `compression.type` (none, gzip) and
+ * The producer settings of a connector from its `producer.override.*` keys: `compression.type`
+ * (none, gzip, snappy, lz4, zstd; the worker's default when absent) and
  * `transaction.timeout.ms`. Settings that would break the delivery guarantee are refused
- * (`acks` other than all, `enable.idempotence=false`), and so are codecs not bundled yet.
- * Other keys are accepted and have no effect (kafkajs has no equivalent, e.g. `linger.ms`).
+ * (`acks` other than all, `enable.idempotence=false`, `transactional.id`, `bootstrap.servers`);
+ * other keys are accepted and have no effect (kafkajs has no equivalent, e.g. `linger.ms`).
+ * The rules are those of the validate endpoint (`connect/client-overrides.ts`).
+ *
+ * @throws ConfigError naming the first invalid or refused `producer.override.*` key.
  */
 export function producerOptionsOf(config: ParsedConnectorConfigBase): ProducerOptions {
-  const overrides = config.clientOverrides.producer;
-  const acks = overrides.acks?.trim().toLowerCase();
-  if (acks !== undefined && acks !== 'all' && acks !== '-1') {
-    throw new ConfigError(
-      `Invalid value ${overrides.acks} for configuration ${prefix}acks: serverless-connect producers are idempotent and require acks=all`,
-      `${prefix}acks`,
-    );
-  }
-  const idempotence = overrides['enable.idempotence']?.trim().toLowerCase();
-  if (idempotence !== undefined && idempotence !== 'true') {
-    throw new ConfigError(
-      `Invalid value ${overrides['enable.idempotence']} for configuration ${prefix}enable.idempotence: idempotence cannot be disabled (delivery guarantees depend on it)`,
-      `${prefix}enable.idempotence`,
-    );
-  }
-  const compression = (overrides['compression.type'] ?? 'none').trim().toLowerCase();
-  if (compression !== 'none' && compression !== 'gzip') {
-    const known = ['snappy', 'lz4', 'zstd'].includes(compression);
-    throw new ConfigError(
-      `Invalid value ${overrides['compression.type']} for configuration ${prefix}compression.type: ${
-        known ? 'this codec is not bundled yet; use gzip or none' : 'must be one of none, gzip'
-      }`,
-      `${prefix}compression.type`,
-    );
-  }
-  const timeoutText = overrides['transaction.timeout.ms'];
-  let transactionTimeoutMs: number | undefined;
-  if (timeoutText !== undefined) {
-    transactionTimeoutMs = Number(timeoutText.trim());
-    if (!Number.isInteger(transactionTimeoutMs) || transactionTimeoutMs <= 0) {
-      throw new ConfigError(
-        `Invalid value ${timeoutText} for configuration ${prefix}transaction.timeout.ms: must be a positive integer`,
-        `${prefix}transaction.timeout.ms`,
-      );
-    }
-  }
+  const parsed = parseProducerOverrides(config.clientOverrides.producer);
   return {
-    compression,
-    ...(transactionTimeoutMs === undefined ? {} : { transactionTimeoutMs }),
+    ...(parsed.compressionType === undefined ? {} : { compression: parsed.compressionType }),
+    ...(parsed.transactionTimeoutMs === undefined
+      ? {}
+      : { transactionTimeoutMs: parsed.transactionTimeoutMs }),
   };
 }

@@ -1,17 +1,25 @@
 import type {
+  AdminOptions,
   IdempotentProducer,
+  KafkaAdminPort,
   KafkaClientFactory,
   ProducerOptions,
   ProducerTransaction,
   TransactionalProducer,
 } from '../../ports/kafka.js';
 
+/** Admin clients with overrides kept per container; past this, the least recently used is closed. */
+const MAX_OVERRIDDEN_ADMINS = 16;
+
 /**
- * Transactional producers kept across invocations of a warm container, one per transactional
- * id. `get` initialises a new producer (fencing older ones of the same id); `discard` drops one
- * after fencing or an unknown commit outcome, so the next `get` initialises afresh.
+ * Kafka clients kept across invocations of a warm container: transactional producers, one per
+ * transactional id; the idempotent producer; and the admin clients of connectors that set
+ * `admin.override.*`. `get` initialises a new producer (fencing older ones of the same id);
+ * `discard` drops one after fencing or an unknown commit outcome, so the next `get`
+ * initialises afresh.
  */
 export class ProducerPool {
+  readonly #admins = new Map<string, KafkaAdminPort>();
   readonly #producers = new Map<
     string,
     { key: string; producer: Promise<TransactionalProducer> }
@@ -74,7 +82,33 @@ export class ProducerPool {
     return producer;
   }
 
+  /**
+   * The admin client for a connector's `admin.override.*` settings, shared by every connector
+   * with the same settings (connectors without overrides use the worker's admin client, not
+   * this). Built unconnected on first use, connected by its first call.
+   */
+  admin(options: AdminOptions): KafkaAdminPort {
+    const key = JSON.stringify(options);
+    const cached = this.#admins.get(key);
+    if (cached !== undefined) {
+      this.#admins.delete(key);
+      this.#admins.set(key, cached);
+      return cached;
+    }
+    const created = this.kafka.admin(options);
+    this.#admins.set(key, created);
+    for (const [oldKey, oldest] of this.#admins) {
+      if (this.#admins.size <= MAX_OVERRIDDEN_ADMINS) break;
+      this.#admins.delete(oldKey);
+      void oldest.close().catch(() => undefined);
+    }
+    return created;
+  }
+
   async closeAll(): Promise<void> {
+    const admins = [...this.#admins.values()];
+    this.#admins.clear();
+    await Promise.all(admins.map((a) => a.close().catch(() => undefined)));
     const ids = [...this.#producers.keys()];
     await Promise.all(ids.map((id) => this.discard(id)));
     const idempotent = this.#idempotent;

@@ -1,7 +1,11 @@
 import { RetriableError } from '../../connect/errors.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
-import type { CommittedSourceOffsets, OffsetStore } from '../../ports/offset-store.js';
+import type {
+  CommittedSourceOffsets,
+  OffsetStore,
+  PendingSourceOffsets,
+} from '../../ports/offset-store.js';
 
 export interface RecoveryDeps {
   readonly offsets: OffsetStore;
@@ -55,33 +59,14 @@ export async function recoverSourceOffsets(
     return { committed, outcome: { kind: 'clean' } };
   }
 
-  const markers = await deps.admin.committedOffsets(request.markerGroup, request.markerTopic);
-  const marker = markers.find((m) => m.partition === 0)?.offset ?? 0;
-  if (marker >= pending.seq) {
-    const promoted = await deps.offsets.promotePendingSourceOffsets(ref, pending.seq, fence);
-    return { committed: promoted, outcome: { kind: 'promoted', via: 'marker' } };
-  }
-
-  const position = pending.positions[0];
-  if (position === undefined) {
-    // Nothing of this transaction can be read back; it wrote no records, so dropping it loses
-    // nothing (its offsets are re-derived from committed).
-    await deps.offsets.discardPendingSourceOffsets(ref, pending.seq, fence);
-    return { committed, outcome: { kind: 'discarded' } };
-  }
-  const target = {
-    topic: position.topic,
-    partition: position.partition,
-    offset: Number(position.offset),
-  };
   const deadline = deps.now() + (request.settleTimeoutMs ?? 30_000);
   for (;;) {
-    const fate = await deps.admin.transactionalRecordFate(target);
-    if (fate === 'committed') {
+    const fate = await pendingFate(deps.admin, request, pending);
+    if (fate.decided === 'committed') {
       const promoted = await deps.offsets.promotePendingSourceOffsets(ref, pending.seq, fence);
-      return { committed: promoted, outcome: { kind: 'promoted', via: 'log' } };
+      return { committed: promoted, outcome: { kind: 'promoted', via: fate.via } };
     }
-    if (fate === 'aborted') {
+    if (fate.decided === 'aborted') {
       await deps.offsets.discardPendingSourceOffsets(ref, pending.seq, fence);
       return { committed, outcome: { kind: 'discarded' } };
     }
@@ -92,4 +77,35 @@ export async function recoverSourceOffsets(
     }
     await deps.sleep(200);
   }
+}
+
+/** What became of a pending transaction, as far as Kafka can tell now. */
+export type PendingFate =
+  | { readonly decided: 'committed'; readonly via: 'marker' | 'log' }
+  | { readonly decided: 'aborted' }
+  | { readonly decided: 'open' };
+
+/**
+ * The fate of `pending`: the commit marker at or above its seq proves it committed; otherwise
+ * its first offset record decides (visible to read_committed readers = committed, passed by the
+ * stable end and invisible = aborted, else still open). A pending that wrote no record can be
+ * dropped (it is treated as aborted: its offsets are re-derived from committed).
+ */
+export async function pendingFate(
+  admin: KafkaAdminPort,
+  marker: { readonly markerGroup: string; readonly markerTopic: string },
+  pending: PendingSourceOffsets,
+): Promise<PendingFate> {
+  const markers = await admin.committedOffsets(marker.markerGroup, marker.markerTopic);
+  if ((markers.find((m) => m.partition === 0)?.offset ?? 0) >= pending.seq) {
+    return { decided: 'committed', via: 'marker' };
+  }
+  const position = pending.positions[0];
+  if (position === undefined) return { decided: 'aborted' };
+  const fate = await admin.transactionalRecordFate({
+    topic: position.topic,
+    partition: position.partition,
+    offset: Number(position.offset),
+  });
+  return fate === 'committed' ? { decided: 'committed', via: 'log' } : { decided: fate };
 }

@@ -3,14 +3,21 @@ import type {
   SourceTaskContext,
   TransactionContext,
 } from '../../connect/context.js';
+import { RetriableError } from '../../connect/errors.js';
 import type {
   SourcePartition,
   SourcePartitionOffset,
   SourceRecord,
 } from '../../connect/records.js';
 import type { TaskRef } from '../../ports/lease-store.js';
-import type { OffsetStore, SourceOffsetEntry } from '../../ports/offset-store.js';
+import type {
+  OffsetStore,
+  PendingSourceOffsets,
+  SourceOffsetEntry,
+  TaskSourceOffsets,
+} from '../../ports/offset-store.js';
 import { sourcePartitionKey } from './offsets-topic.js';
+import type { PendingFate } from './recovery.js';
 
 export interface SourceTaskContextOptions {
   readonly config: Readonly<Record<string, string>>;
@@ -19,6 +26,12 @@ export interface SourceTaskContextOptions {
   readonly offsets: OffsetStore;
   readonly ref: TaskRef;
   readonly connectorDefinesBoundaries: boolean;
+  /**
+   * The fate of another task's pending transaction (see recovery.ts). A task of an older
+   * generation may have committed a transaction it could not promote before it was fenced; its
+   * offsets count when it committed.
+   */
+  readonly pendingFateOf?: (task: number, pending: PendingSourceOffsets) => Promise<PendingFate>;
 }
 
 /**
@@ -62,6 +75,29 @@ export class SourceTaskContextImpl implements SourceTaskContext {
   }
 
   /**
+   * Another task's offsets as they stand once its last transaction is settled: its pending
+   * offsets when that transaction committed, else its committed ones. An undecided transaction
+   * ends this invocation (retriable); the enumerator fenced its producer, so it resolves soon.
+   */
+  async #settled(other: TaskSourceOffsets): Promise<readonly SourceOffsetEntry[]> {
+    const committed = other.committed?.offsets ?? [];
+    const pending = other.pending;
+    const fateOf = this.options.pendingFateOf;
+    if (pending === undefined || pending.seq <= (other.committed?.seq ?? 0) || !fateOf) {
+      return committed;
+    }
+    const fate = await fateOf(other.task, pending);
+    if (fate.decided === 'open') {
+      this.#others = undefined;
+      throw new RetriableError(
+        `${other.connector}-${other.task}: its last transaction (offsets ${pending.seq}) is still undecided; ` +
+          `source partitions moving from it wait until it is`,
+      );
+    }
+    return fate.decided === 'committed' ? pending.offsets : committed;
+  }
+
+  /**
    * Per partition, the entry advanced last (its `at` stamp) among this task's committed offsets
    * and the other tasks' (read once per invocation: only a partition's owner advances it, and
    * older owners are fenced before a new one runs). Entries without a stamp count as oldest;
@@ -71,10 +107,11 @@ export class SourceTaskContextImpl implements SourceTaskContext {
     this.#others ??= this.options.offsets
       .listSourceOffsets(this.options.ref.connector)
       .then((all) =>
-        all
-          .filter((t) => t.task !== this.options.ref.task)
-          .flatMap((t) => t.committed?.offsets ?? []),
-      );
+        Promise.all(
+          all.filter((t) => t.task !== this.options.ref.task).map((t) => this.#settled(t)),
+        ),
+      )
+      .then((lists) => lists.flat());
     const best = new Map<string, SourceOffsetEntry>();
     const consider = (entry: SourceOffsetEntry, preferOnTie: boolean) => {
       const key = sourcePartitionKey(entry.partition);

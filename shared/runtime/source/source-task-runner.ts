@@ -8,11 +8,12 @@ import type { KafkaAdminPort, OutgoingRecord, ProducerTransaction } from '../../
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
+import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import type { SourceRecordPipeline } from './pipeline.js';
 import { producerOptionsOf } from './producer-overrides.js';
 import { untransacted } from './producer-pool.js';
-import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import { pendingFate, type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
 import type {
   SourceInvocation,
   SourceRunOutcome,
@@ -67,11 +68,15 @@ export async function runSourceInvocation(
 const ensuredOffsetsTopics = new WeakMap<KafkaAdminPort, Set<string>>();
 
 /** Creates the offsets topic (compacted) when missing; asks the cluster once per container. */
-async function ensureOffsetsTopic(deps: SourceRuntimeDeps, topic: string): Promise<void> {
-  const known = ensuredOffsetsTopics.get(deps.admin) ?? new Set<string>();
-  ensuredOffsetsTopics.set(deps.admin, known);
+async function ensureOffsetsTopic(
+  deps: SourceRuntimeDeps,
+  admin: KafkaAdminPort,
+  topic: string,
+): Promise<void> {
+  const known = ensuredOffsetsTopics.get(admin) ?? new Set<string>();
+  ensuredOffsetsTopics.set(admin, known);
   if (known.has(topic)) return;
-  await deps.admin.createTopics([
+  await admin.createTopics([
     {
       topic,
       partitions: deps.settings.offsetsTopicPartitions,
@@ -164,9 +169,21 @@ class SourceSession {
       const connectorRecord = await deps.store.configs.getConnector(invocation.connector);
       const taskSet = await deps.store.configs.getTaskConfigs(invocation.connector);
       const taskEntry = taskSet.tasks.find((t) => t.task === invocation.task);
-      if (connectorRecord === undefined || taskEntry === undefined) {
+      // Read after the lease was taken: a reconfiguration that landed between the acquire's
+      // checks and its write is seen here, before anything is produced (the enumerator revokes
+      // the leases of replaced tasks only after writing the new task configs).
+      if (
+        connectorRecord === undefined ||
+        taskEntry === undefined ||
+        taskEntry.generation !== invocation.generation ||
+        connectorRecord.targetState !== 'RUNNING'
+      ) {
         await this.#release();
-        return this.#result('stale-generation');
+        return this.#result(
+          connectorRecord?.targetState === 'RUNNING' || connectorRecord === undefined
+            ? 'stale-generation'
+            : 'not-running',
+        );
       }
       const providers = deps.configProviders ?? {};
       const config = parseConnectorConfig(
@@ -178,10 +195,13 @@ class SourceSession {
         .resolve(config.connectorClass, 'source')
         .create() as SourceConnector;
       checkExactlyOnceRequirements(connector, config);
+      // admin.override.* gives the connector an admin client of its own (cached per container).
+      const adminOptions = adminOptionsOf(config);
+      const admin = adminOptions === undefined ? deps.admin : deps.producers.admin(adminOptions);
       this.#pipeline = deps.buildPipeline(config, invocation.task);
       const offsetsTopic = config.offsetsStorageTopic ?? deps.settings.offsetsTopic;
-      await ensureOffsetsTopic(deps, offsetsTopic);
-      const topics = new TopicCreator(config.topicCreation, deps.admin);
+      await ensureOffsetsTopic(deps, admin, offsetsTopic);
+      const topics = new TopicCreator(config.topicCreation, admin);
       const producerOptions = producerOptionsOf(config);
       const begin: () => Promise<ProducerTransaction> = deps.settings.exactlyOnce
         ? await deps.producers
@@ -191,7 +211,7 @@ class SourceSession {
       const recovered = await recoverSourceOffsets(
         {
           offsets: deps.store.offsets,
-          admin: deps.admin,
+          admin,
           sleep: deps.sleep,
           now: () => deps.clock.now(),
         },
@@ -211,6 +231,19 @@ class SourceSession {
         offsets: deps.store.offsets,
         ref,
         connectorDefinesBoundaries: config.transactionBoundary === 'connector',
+        pendingFateOf: (task, pending) =>
+          pendingFate(
+            admin,
+            {
+              markerGroup: transactionalIdOf(
+                deps.settings.transactionalIdPrefix,
+                invocation.connector,
+                task,
+              ),
+              markerTopic: offsetsTopic,
+            },
+            pending,
+          ),
       });
       this.#task = connector.createTask();
       await this.#task.start(taskConfig, context);

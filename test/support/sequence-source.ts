@@ -17,6 +17,7 @@ export class SequenceSourceTask extends SourceTask {
   #batch = 0;
   #topic = '';
   #turn = 0;
+  #delayMs = 0;
 
   override version(): string {
     return 'test';
@@ -27,6 +28,7 @@ export class SequenceSourceTask extends SourceTask {
     this.#total = Number(props.total ?? '100');
     this.#batch = Number(props.batch ?? '10');
     this.#topic = props.topic ?? 'sequence';
+    this.#delayMs = Number(props['poll.delay.ms'] ?? '0');
     const stored = await context.offsetStorageReader.offsets(this.#partitions.map((p) => ({ p })));
     for (const p of this.#partitions) {
       const found = stored.find((s) => s.partition.p === p)?.offset?.seq;
@@ -35,6 +37,7 @@ export class SequenceSourceTask extends SourceTask {
   }
 
   override async poll(): Promise<SourceRecord[] | null> {
+    if (this.#delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#delayMs));
     const p = this.#partitions[this.#turn++ % this.#partitions.length] ?? 0;
     const first = this.#next.get(p) ?? 1;
     const out: SourceRecord[] = [];
@@ -70,8 +73,14 @@ export class SequenceSourceConnector extends SourceConnector {
   override async start(props: Readonly<Record<string, string>>): Promise<void> {
     this.#props = props;
   }
-  override async taskConfigs(): Promise<Record<string, string>[]> {
-    return [{ ...this.#props }];
+  /** The source partitions dealt round-robin over at most `maxTasks` tasks. */
+  override async taskConfigs(maxTasks = 1): Promise<Record<string, string>[]> {
+    const partitions = (this.#props.partitions ?? '0').split(',');
+    const count = Math.max(1, Math.min(maxTasks, partitions.length));
+    return Array.from({ length: count }, (_, task) => ({
+      ...this.#props,
+      partitions: partitions.filter((_, i) => i % count === task).join(','),
+    }));
   }
   override async stop(): Promise<void> {}
   override createTask(): SourceTask {

@@ -19,11 +19,12 @@ import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../../ports/conf
 import type { PendingRestart } from '../../ports/connector-meta-store.js';
 import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js';
 import { StaleVersionError } from '../../ports/errors.js';
-import type { KafkaAdminPort } from '../../ports/kafka.js';
+import type { KafkaAdminPort, KafkaClientFactory } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { ConnectorState, TaskState, TaskStatus } from '../../ports/status-store.js';
 import { mapLimit } from '../concurrency.js';
+import { transactionalIdOf } from '../source/source-task-runner.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import {
   DEFAULT_MAPPING_SETTINGS,
@@ -47,6 +48,8 @@ export interface EnumeratorSettings {
   /** Connectors reconciled at once by `reconcileAll`. */
   readonly connectorConcurrency: number;
   readonly mappings: MappingDefaults;
+  /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
+  readonly transactionalIdPrefix: string;
 }
 
 export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
@@ -54,6 +57,7 @@ export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
   dispatchConcurrency: 16,
   connectorConcurrency: 4,
   mappings: DEFAULT_MAPPING_SETTINGS,
+  transactionalIdPrefix: 'serverless-connect',
 };
 
 export interface EnumeratorDeps {
@@ -62,6 +66,8 @@ export interface EnumeratorDeps {
   readonly plugins: PluginRegistry;
   readonly invoker: SourceTaskInvoker;
   readonly mappings: SinkMappingPort;
+  /** Builds throwaway transactional producers to fence older generations' producers. */
+  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
@@ -150,7 +156,9 @@ export class Enumerator {
 
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
+      const before = taskSet;
       taskSet = await this.#writeTaskConfigs(name, async () => [], taskSet);
+      await this.#fenceReplaced(name, before, taskSet);
       report = await this.#settleStopped(record, taskSet);
     } else {
       report = await this.#settleStarted(record, taskSet);
@@ -245,6 +253,7 @@ export class Enumerator {
       const configs = reverseTransform(record.config, resolved, generated);
       if (kind === 'source') {
         taskSet = await this.#writeTaskConfigs(name, async () => configs, taskSet);
+        await this.#fenceReplaced(name, current, taskSet);
       } else {
         const written = await this.#writeSinkTaskConfigs(name, resolved, configs, taskSet);
         taskSet = written.taskSet;
@@ -278,6 +287,33 @@ export class Enumerator {
       ...(mappings === undefined ? {} : { mappings }),
       ...(failure === undefined ? {} : { error: String(failure) }),
     };
+  }
+
+  /**
+   * The KIP-618 fencing round: before any task of a new generation runs, every invocation and
+   * transactional producer of a task whose config changed or that is gone is fenced. Revoking
+   * the lease makes the old invocation's next pending-offsets write fail (so it commits nothing
+   * more); initialising a producer with the task's transactional id aborts its open transaction.
+   * A transaction it committed without promoting its offsets is found by the next owner of its
+   * source partitions (see source-task-context.ts).
+   */
+  async #fenceReplaced(name: string, before: TaskConfigSet, after: TaskConfigSet): Promise<void> {
+    if (before.version === after.version) return;
+    const { store, kafka, settings } = this.deps;
+    const replaced = before.tasks.filter(
+      (old) => after.tasks[old.task]?.generation !== old.generation,
+    );
+    await mapLimit(replaced, settings.dispatchConcurrency, async ({ task }) => {
+      await store.leases.revokeLease({ connector: name, task });
+      const producer = kafka.transactionalProducer(
+        transactionalIdOf(settings.transactionalIdPrefix, name, task),
+      );
+      try {
+        await producer.connect();
+      } finally {
+        await producer.close();
+      }
+    });
   }
 
   /**

@@ -75,6 +75,45 @@ describe('Enumerator', () => {
       expect(generations.map((g) => g.length)).toEqual([5, 1, 3]);
     });
 
+    it('fences the invocations and producers of replaced tasks before the new generation runs', async () => {
+      // Prepare
+      const h = harness();
+      const config = datagenConfig('gen', { 'source.partitions': '4', 'tasks.max': '2' });
+      await h.store.configs.createConnector('gen', config);
+      await h.enumerator.reconcile('gen');
+      const first = await h.store.configs.getTaskConfigs('gen');
+      const leases = await Promise.all(
+        first.tasks.map((t) =>
+          h.store.leases.acquireLease({
+            connector: 'gen',
+            task: t.task,
+            owner: `old-${t.task}`,
+            generation: t.generation,
+            ttlMs: 600_000,
+          }),
+        ),
+      );
+      // Act: 2 -> 1 task (task 0's partitions change, task 1 goes away)
+      await h.store.configs.updateConnector('gen', { ...config, 'tasks.max': '1' }, 1);
+      const report = await h.enumerator.reconcile('gen');
+      // Assess
+      expect(h.fenced).toEqual(['serverless-connect-gen-0', 'serverless-connect-gen-1']);
+      for (const lease of leases) {
+        await expect(h.store.leases.renewLease(lease, 1_000)).rejects.toThrow();
+      }
+      expect(report.dispatched).toEqual([0]);
+    });
+
+    it('fences nothing when a run finds the task configs unchanged', async () => {
+      const h = harness();
+      await h.store.configs.createConnector('gen', datagenConfig('gen'));
+      await h.enumerator.reconcile('gen');
+
+      await h.enumerator.reconcile('gen');
+
+      expect(h.fenced).toEqual([]);
+    });
+
     it('leaves a FAILED task alone until a restart of failed tasks revokes its lease and dispatches it', async () => {
       const h = harness();
       await h.store.configs.createConnector('gen', datagenConfig('gen', { 'tasks.max': '2' }));

@@ -1,10 +1,6 @@
 import { MemorySinkMappings } from '../../../../../shared/adapters/memory/memory-sink-mappings.js';
 import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
-import { ConfigDef } from '../../../../../shared/connect/config-def.js';
-import type { ConnectorContext } from '../../../../../shared/connect/context.js';
-import type { AnyPluginDescriptor, PluginRegistry } from '../../../../../shared/connect/plugin.js';
-import type { SinkRecord } from '../../../../../shared/connect/records.js';
-import { SinkConnector, SinkTask } from '../../../../../shared/connect/sink.js';
+import type { PluginRegistry } from '../../../../../shared/connect/plugin.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
 import type { KafkaAdminPort, TopicPartitionOffset } from '../../../../../shared/ports/kafka.js';
@@ -15,45 +11,7 @@ import {
   type EnumeratorDeps,
 } from '../../../../../shared/runtime/enumerator/enumerator.js';
 import { PartitionDiscovery } from '../../../../../shared/runtime/enumerator/partition-discovery.js';
-
-class NullSinkTask extends SinkTask {
-  version(): string {
-    return '1';
-  }
-  async start(): Promise<void> {}
-  async put(_records: readonly SinkRecord[]): Promise<void> {}
-  async stop(): Promise<void> {}
-}
-
-/** A sink connector making `tasks.max` identical task configs; fails when `fail` is set. */
-class TestSinkConnector extends SinkConnector {
-  #props: Readonly<Record<string, string>> = {};
-  version(): string {
-    return '1';
-  }
-  config(): ConfigDef {
-    return new ConfigDef();
-  }
-  async start(props: Readonly<Record<string, string>>, _context: ConnectorContext): Promise<void> {
-    if (props.fail !== undefined) throw new Error(`refused: ${props.fail}`);
-    this.#props = props;
-  }
-  async taskConfigs(maxTasks: number): Promise<Record<string, string>[]> {
-    return Array.from({ length: maxTasks }, () => ({ secret: this.#props.secret ?? '' }));
-  }
-  async stop(): Promise<void> {}
-  createTask(): SinkTask {
-    return new NullSinkTask();
-  }
-}
-
-export const testSinkDescriptor: AnyPluginDescriptor = {
-  className: 'test.TestSinkConnector',
-  aliases: ['test-sink'],
-  type: 'sink',
-  version: '1',
-  create: () => new TestSinkConnector(),
-};
+import { testSinkDescriptor } from '../../../../support/test-sink.js';
 
 /** A cluster of topics with partition counts and end offsets, as the admin port shows it. */
 export class FakeCluster implements Partial<KafkaAdminPort> {
@@ -102,6 +60,8 @@ export interface Harness {
   readonly cluster: FakeCluster;
   readonly invocations: SourceTaskInvocation[];
   readonly mappings: MemorySinkMappings;
+  /** Transactional ids whose producers the enumerator fenced, in order. */
+  readonly fenced: string[];
   readonly clock: { now: () => number; advance: (ms: number) => void };
   /** A second enumerator over the same state (a concurrent run). */
   another(): Enumerator;
@@ -121,7 +81,21 @@ export function harness(
   const cluster = new FakeCluster();
   const invocations: SourceTaskInvocation[] = [];
   const mappings = new MemorySinkMappings();
+  const fenced: string[] = [];
+  const kafka: EnumeratorDeps['kafka'] = {
+    transactionalProducer: (transactionalId) => ({
+      transactionalId,
+      connect: async () => {
+        fenced.push(transactionalId);
+      },
+      begin: async () => {
+        throw new Error('fencing producers never begin transactions');
+      },
+      close: async () => {},
+    }),
+  };
   const deps: EnumeratorDeps = {
+    kafka,
     store,
     admin: cluster as unknown as KafkaAdminPort,
     plugins: options.plugins ?? builtinRegistry([testSinkDescriptor]),
@@ -144,6 +118,7 @@ export function harness(
     cluster,
     invocations,
     mappings,
+    fenced,
     clock,
     another: () => new Enumerator({ ...deps, discovery: new PartitionDiscovery() }),
   };

@@ -1,0 +1,262 @@
+import { logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { InProcessSourceInvoker } from '../../../local/dispatch/in-process-invoker.js';
+import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
+import type { SourceRecord } from '../../../shared/connect/records.js';
+import { systemClock } from '../../../shared/ports/clock.js';
+import { silentLogger } from '../../../shared/ports/logger.js';
+import type { StateStore } from '../../../shared/ports/state-store.js';
+import {
+  DEFAULT_ENUMERATOR_SETTINGS,
+  Enumerator,
+  PartitionDiscovery,
+} from '../../../shared/runtime/enumerator/enumerator.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
+import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
+import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
+import {
+  defaultSourceRuntimeSettings,
+  type SourceRunOutcome,
+} from '../../../shared/runtime/source/source-task-runner.js';
+import { checkDelivery } from '../../support/eos-checker.js';
+import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { testSinkDescriptor } from '../../support/test-sink.js';
+
+const encoder = new TextEncoder();
+const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
+const plainPipeline: SourceRecordPipeline = {
+  process: async (record: SourceRecord) => ({
+    kind: 'produce',
+    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
+  }),
+  close: () => {},
+};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('enumerator (real broker + dynalite)', () => {
+  let factory: KafkaJsClientFactory;
+  let store: StateStore;
+  let pool: ProducerPool;
+  const outcomes: SourceRunOutcome[] = [];
+
+  beforeAll(async () => {
+    const client = testDynamo();
+    const tableName = uniqueName('state');
+    await ensureTable(client, tableName);
+    store = createDynamoDbStateStore({ client, tableName, clock: systemClock });
+    factory = new KafkaJsClientFactory({
+      brokers: inject('kafkaBrokers'),
+      logLevel: logLevel.NOTHING,
+    });
+    pool = new ProducerPool(factory);
+  });
+
+  afterAll(async () => {
+    await pool.closeAll();
+    await factory.close();
+  });
+
+  function enumerator(mappings = new MemorySinkMappings(), budgetMs = 2_500) {
+    const plugins = sequenceRegistry().register(testSinkDescriptor);
+    const admin = factory.admin();
+    const invoker = new InProcessSourceInvoker(
+      {
+        store,
+        admin,
+        plugins,
+        clock: systemClock,
+        sleep,
+        buildPipeline: () => plainPipeline,
+        settings: {
+          ...defaultSourceRuntimeSettings,
+          maxIdleMs: 400,
+          idlePollMs: 20,
+          assignmentCheckMs: 100,
+        },
+      },
+      factory,
+      { budgetMs, logger: silentLogger, onResult: (_, result) => outcomes.push(result.outcome) },
+    );
+    const run = new Enumerator({
+      store,
+      admin,
+      plugins,
+      invoker,
+      mappings,
+      kafka: factory,
+      clock: systemClock,
+      logger: silentLogger,
+      discovery: new PartitionDiscovery(),
+      settings: DEFAULT_ENUMERATOR_SETTINGS,
+    });
+    return { run, invoker, mappings };
+  }
+
+  async function sequenceConnector(partitions: number, total: number, extra = {}) {
+    const name = uniqueName('enum');
+    const topic = `${name}-out`;
+    const admin = testKafka().admin();
+    await admin.connect();
+    await createTopics(admin, [{ topic, numPartitions: 3 }]);
+    await admin.disconnect();
+    const config = {
+      name,
+      'connector.class': SEQUENCE_SOURCE_CLASS,
+      'offsets.storage.topic': `${name}-offsets`,
+      topic,
+      partitions: Array.from({ length: partitions }, (_, i) => i).join(','),
+      total: String(total),
+      batch: '10',
+      ...extra,
+    };
+    await store.configs.createConnector(name, config);
+    return { name, topic, config };
+  }
+
+  const identify = (value: Buffer | null) => {
+    const { p, seq } = JSON.parse(value?.toString() ?? '{}') as { p: number; seq: number };
+    return { partition: String(p), seq };
+  };
+
+  async function delivered(topic: string, partitions: number, total: number) {
+    return checkDelivery({
+      kafka: testKafka(),
+      topic,
+      identify,
+      expected: new Map(Array.from({ length: partitions }, (_, p) => [String(p), total])),
+      timeoutMs: 30_000,
+    });
+  }
+
+  /** Reconciles every `everyMs` until the committed offsets reach `total` everywhere. */
+  async function runUntilDone(
+    enumeratorRun: Enumerator,
+    name: string,
+    partitions: number,
+    total: number,
+    between: (round: number) => Promise<void> = async () => {},
+    minRounds = 0,
+    everyMs = 250,
+  ) {
+    const deadline = Date.now() + 100_000;
+    for (let round = 0; Date.now() < deadline; round += 1) {
+      await between(round);
+      await enumeratorRun.reconcile(name);
+      const offsets = await store.offsets.listSourceOffsets(name);
+      const done = new Map<number, number>();
+      for (const task of offsets) {
+        for (const entry of task.committed?.offsets ?? []) {
+          const p = Number(entry.partition.p);
+          const seq = Number((entry.offset as { seq?: number } | null)?.seq ?? 0);
+          done.set(p, Math.max(done.get(p) ?? 0, seq));
+        }
+      }
+      const finished = done.size === partitions && [...done.values()].every((s) => s >= total);
+      if (finished && round >= minRounds) return;
+      await sleep(everyMs);
+    }
+    const statuses = await store.status.listTaskStatuses(name);
+    throw new Error(
+      `${name} did not finish in time; tasks ${JSON.stringify(statuses.map((t) => [t.state, t.trace?.slice(0, 300)]))}, last outcomes ${outcomes.slice(-12).join(',')}`,
+    );
+  }
+
+  it('dispatches the tasks of a new source connector, which deliver every record exactly once', async () => {
+    // Prepare
+    const { run, invoker } = enumerator();
+    const { name, topic } = await sequenceConnector(4, 120, { 'tasks.max': '2' });
+    // Act
+    await runUntilDone(run, name, 4, 120);
+    await invoker.drain();
+    // Assess
+    const set = await store.configs.getTaskConfigs(name);
+    expect(set.tasks.map((t) => t.config.partitions)).toEqual(['0,2', '1,3']);
+    const report = await delivered(topic, 4, 120);
+    expect({ duplicates: report.duplicates, losses: report.losses }).toEqual({
+      duplicates: 0,
+      losses: 0,
+    });
+    const statuses = await store.status.listTaskStatuses(name);
+    expect(statuses.map((s) => s.state)).toEqual(['RUNNING', 'RUNNING']);
+    expect((await store.status.getConnectorStatus(name))?.state).toBe('RUNNING');
+  });
+
+  it('follows a sink subscription: partitions added and a new matching topic are discovered, mappings follow the target state', async () => {
+    // Prepare
+    const { run, mappings } = enumerator();
+    const prefix = uniqueName('ev');
+    const admin = testKafka().admin();
+    await admin.connect();
+    await createTopics(admin, [{ topic: `${prefix}.a`, numPartitions: 2 }]);
+    const name = uniqueName('sink');
+    await store.configs.createConnector(name, {
+      name,
+      'connector.class': testSinkDescriptor.className,
+      'tasks.max': '2',
+      'topics.regex': `${prefix}\\..*`,
+      'partition.discovery.interval.ms': '1',
+    });
+    const partitionsOf = async () =>
+      (await store.configs.getTaskConfigs(name)).tasks
+        .flatMap((t) => (t.config[TASK_PARTITIONS_KEY] ?? '').split(','))
+        .filter((id) => id.length > 0)
+        .sort();
+    // Act
+    await run.reconcile(name);
+    const first = await partitionsOf();
+    await admin.createPartitions({ topicPartitions: [{ topic: `${prefix}.a`, count: 3 }] });
+    await createTopics(admin, [{ topic: `${prefix}.b`, numPartitions: 1 }]);
+    await admin.disconnect();
+    await sleep(5);
+    await run.reconcile(name);
+    const second = await partitionsOf();
+    const topics = (await mappings.list(name)).map((m) => [m.topic, m.enabled]);
+    await store.configs.setTargetState(name, 'PAUSED');
+    await run.reconcile(name);
+    const paused = (await mappings.list(name)).map((m) => m.enabled);
+    await store.configs.deleteConnector(name);
+    await run.reconcileAll();
+    // Assess
+    expect(first).toEqual([`${prefix}.a-0`, `${prefix}.a-1`]);
+    expect(second).toEqual([`${prefix}.a-0`, `${prefix}.a-1`, `${prefix}.a-2`, `${prefix}.b-0`]);
+    expect(topics).toEqual([
+      [`${prefix}.a`, true],
+      [`${prefix}.b`, true],
+    ]);
+    expect(paused).toEqual([false, false]);
+    expect(await mappings.list(name)).toEqual([]);
+  });
+
+  it('converges when two enumerator runs reconcile at the same time', async () => {
+    // Prepare
+    const mappings = new MemorySinkMappings();
+    const a = enumerator(mappings);
+    const b = enumerator(mappings);
+    const topic = uniqueName('orders');
+    const admin = testKafka().admin();
+    await admin.connect();
+    await createTopics(admin, [{ topic, numPartitions: 6 }]);
+    await admin.disconnect();
+    const name = uniqueName('sink');
+    await store.configs.createConnector(name, {
+      name,
+      'connector.class': testSinkDescriptor.className,
+      'tasks.max': '4',
+      topics: topic,
+    });
+    // Act
+    await Promise.all([a.run.reconcile(name), b.run.reconcile(name)]);
+    const raced = await store.configs.getTaskConfigs(name);
+    await a.run.reconcile(name);
+    // Assess
+    expect(raced.version).toBe(1);
+    expect(await store.configs.getTaskConfigs(name)).toEqual(raced);
+    expect(await mappings.list(name)).toHaveLength(1);
+    const owned = raced.tasks.map((t) => (t.config[TASK_PARTITIONS_KEY] ?? '').split(',').length);
+    expect(owned.sort()).toEqual([1, 1, 2, 2]);
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * The S3 sink connector's plugin descriptor, and the only place it reads the wall clock
+ * (through `globalThis`): everything else gets it injected.
+ */
+import type { PluginDescriptor } from '../../../connect/plugin.js';
+import { S3_SINK_VERSION } from './s3-sink-config.js';
+import { S3SinkConnector } from './s3-sink-connector.js';
+import type { S3SinkDeps } from './s3-sink-task.js';
+
+/** The wall clock and the AWS SDK client, for production use. */
+export function systemS3SinkDeps(): S3SinkDeps {
+  return { clock: { now: () => globalThis.Date.now() } };
+}
+
+/** Registers as `s3-sink`, `S3Sink`, `S3SinkConnector` and the full class name. */
+export const s3SinkDescriptor: PluginDescriptor<'sink'> = {
+  className: 'dev.serverlessconnect.connectors.S3SinkConnector',
+  aliases: ['s3-sink', 'S3Sink', 'S3SinkConnector'],
+  type: 'sink',
+  version: S3_SINK_VERSION,
+  create: () => new S3SinkConnector(systemS3SinkDeps()),
+};

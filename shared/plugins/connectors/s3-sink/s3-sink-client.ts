@@ -1,0 +1,244 @@
+/**
+ * What the S3 sink needs from S3, as a narrow interface (so the task is testable with an
+ * in-memory fake), and its implementation over the AWS SDK.
+ */
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { ConnectError, RetriableError } from '../../../connect/errors.js';
+import { toConnectError } from '../s3-source/object-reader.js';
+
+/** An existing object: its body as a stream, its user metadata and its ETag. */
+export interface StoredObject {
+  readonly body: ReadableStream<Uint8Array>;
+  /** User metadata (`x-amz-meta-*`), keys in lower case without the prefix. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The ETag (quoted, as S3 sends it), or `null` when S3 sent none. */
+  readonly etag: string | null;
+}
+
+/**
+ * A precondition on a write: `create` fails when the key exists (`If-None-Match: *`),
+ * `replace` fails unless the object still has `etag` (`If-Match`), `none` writes blindly.
+ */
+export type WriteCondition =
+  | { readonly kind: 'create' }
+  | { readonly kind: 'replace'; readonly etag: string }
+  | { readonly kind: 'none' };
+
+/** Where an object goes and what describes it. */
+export interface ObjectTarget {
+  readonly bucket: string;
+  readonly key: string;
+  /** User metadata to store (keys without `x-amz-meta-`). */
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly contentType: string;
+}
+
+/** One uploaded part of a multipart upload. */
+export interface UploadedPart {
+  readonly partNumber: number;
+  readonly etag: string;
+  /** The part's CRC32 checksum when S3 returned one (passed back on completion). */
+  readonly checksumCrc32?: string;
+}
+
+/**
+ * The S3 operations of the sink. Every failure rejects with a {@link ConnectError}: a
+ * `RetriableError` for throttling, 5xx, network failures and failed preconditions (another
+ * writer changed the object: the batch is retried and re-reads it), a non-retriable
+ * `ConnectError` for the rest (access denied, no such bucket).
+ */
+export interface S3SinkClient {
+  /** Opens `key` with its metadata, or resolves `null` when it does not exist. */
+  getObject(bucket: string, key: string): Promise<StoredObject | null>;
+  /** Writes a whole object in one request. */
+  putObject(target: ObjectTarget, body: Uint8Array, condition: WriteCondition): Promise<void>;
+  /** Starts a multipart upload; resolves its upload id. */
+  createMultipartUpload(target: ObjectTarget): Promise<string>;
+  /** Uploads part `partNumber` (1-based) of an upload. */
+  uploadPart(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: Uint8Array,
+  ): Promise<UploadedPart>;
+  /** Completes an upload: the object appears, with the metadata given at its creation. */
+  completeMultipartUpload(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    parts: readonly UploadedPart[],
+    condition: WriteCondition,
+  ): Promise<void>;
+  /** Aborts an upload, discarding its parts. */
+  abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
+  /** Releases the client's sockets. */
+  destroy(): void;
+}
+
+/** S3 error names that mean "another writer got there first": retry after re-reading. */
+const PRECONDITION_ERRORS = new Set([
+  'PreconditionFailed',
+  'ConditionalRequestConflict',
+  'NoSuchUpload',
+]);
+
+/**
+ * `error` as a {@link ConnectError}, like the S3 source's mapping (throttling, 5xx and network
+ * failures retriable; other 4xx not), except that failed preconditions (412, 409
+ * ConditionalRequestConflict) and a vanished upload are retriable too.
+ */
+export function toSinkError(error: unknown, what: string): ConnectError {
+  if (error instanceof ConnectError) return error;
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
+  const status = e.$metadata?.httpStatusCode;
+  if ((typeof e.name === 'string' && PRECONDITION_ERRORS.has(e.name)) || status === 412) {
+    return new RetriableError(
+      `${what} failed: ${String(e.name)}: the object changed concurrently (${String(e.message)}); the batch will be retried`,
+      { cause: error },
+    );
+  }
+  return toConnectError(error, what);
+}
+
+function conditionHeaders(condition: WriteCondition): { IfMatch?: string; IfNoneMatch?: string } {
+  if (condition.kind === 'create') return { IfNoneMatch: '*' };
+  if (condition.kind === 'replace') return { IfMatch: condition.etag };
+  return {};
+}
+
+/** The {@link S3SinkClient} over an AWS SDK `S3Client` (which it destroys on `destroy`). */
+export function sdkS3SinkClient(client: S3Client): S3SinkClient {
+  const where = (bucket: string, key: string) => `s3://${bucket}/${key}`;
+  return {
+    async getObject(bucket, key) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const metadata: Record<string, string> = {};
+        for (const [k, v] of Object.entries(out.Metadata ?? {})) metadata[k.toLowerCase()] = v;
+        return {
+          body:
+            out.Body === undefined
+              ? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
+              : (out.Body.transformToWebStream() as ReadableStream<Uint8Array>),
+          metadata,
+          etag: out.ETag ?? null,
+        };
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        throw toSinkError(error, `Reading ${where(bucket, key)}`);
+      }
+    },
+    async putObject(target, body, condition) {
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: target.bucket,
+            Key: target.key,
+            Body: body,
+            ContentLength: body.length,
+            ContentType: target.contentType,
+            Metadata: { ...target.metadata },
+            ...conditionHeaders(condition),
+          }),
+        );
+      } catch (error) {
+        throw toSinkError(error, `Writing ${where(target.bucket, target.key)}`);
+      }
+    },
+    async createMultipartUpload(target) {
+      try {
+        const out = await client.send(
+          new CreateMultipartUploadCommand({
+            Bucket: target.bucket,
+            Key: target.key,
+            ContentType: target.contentType,
+            Metadata: { ...target.metadata },
+            ChecksumAlgorithm: 'CRC32',
+          }),
+        );
+        if (out.UploadId === undefined) {
+          throw new RetriableError(
+            `S3 returned no upload id for ${where(target.bucket, target.key)}`,
+          );
+        }
+        return out.UploadId;
+      } catch (error) {
+        throw toSinkError(error, `Starting the upload of ${where(target.bucket, target.key)}`);
+      }
+    },
+    async uploadPart(bucket, key, uploadId, partNumber, body) {
+      try {
+        const out = await client.send(
+          new UploadPartCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: body,
+            ContentLength: body.length,
+            ChecksumAlgorithm: 'CRC32',
+          }),
+        );
+        if (out.ETag === undefined) {
+          throw new RetriableError(
+            `S3 returned no ETag for part ${partNumber} of ${where(bucket, key)}`,
+          );
+        }
+        return {
+          partNumber,
+          etag: out.ETag,
+          ...(out.ChecksumCRC32 === undefined ? {} : { checksumCrc32: out.ChecksumCRC32 }),
+        };
+      } catch (error) {
+        throw toSinkError(error, `Uploading part ${partNumber} of ${where(bucket, key)}`);
+      }
+    },
+    async completeMultipartUpload(bucket, key, uploadId, parts, condition) {
+      try {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: parts.map((p) => ({
+                PartNumber: p.partNumber,
+                ETag: p.etag,
+                ...(p.checksumCrc32 === undefined ? {} : { ChecksumCRC32: p.checksumCrc32 }),
+              })),
+            },
+            ...conditionHeaders(condition),
+          }),
+        );
+      } catch (error) {
+        throw toSinkError(error, `Completing the upload of ${where(bucket, key)}`);
+      }
+    },
+    async abortMultipartUpload(bucket, key, uploadId) {
+      try {
+        await client.send(
+          new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }),
+        );
+      } catch (error) {
+        throw toSinkError(error, `Aborting the upload of ${where(bucket, key)}`);
+      }
+    },
+    destroy() {
+      client.destroy();
+    },
+  };
+}

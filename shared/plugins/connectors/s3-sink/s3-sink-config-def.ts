@@ -1,0 +1,384 @@
+/**
+ * The S3 sink connector's config keys (Confluent's S3 sink names and defaults where they
+ * exist), as one {@link ConfigDef} serving the runtime and `…/config/validate`.
+ */
+import { ConfigDef, invalidValue } from '../../../connect/config-def.js';
+import {
+  CaseInsensitiveValidString,
+  LambdaValidator,
+  NonEmptyString,
+  Range,
+} from '../../../connect/config-validators.js';
+
+/** The version of the S3 sink connector and task. */
+export const S3_SINK_VERSION = '0.1.0';
+
+export const S3_BUCKET_CONFIG = 's3.bucket.name';
+export const S3_REGION_CONFIG = 's3.region';
+export const S3_ENDPOINT_CONFIG = 's3.endpoint';
+export const S3_PATH_STYLE_CONFIG = 's3.path.style.access';
+export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
+export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';
+export const S3_PART_SIZE_CONFIG = 's3.part.size';
+export const S3_COMPRESSION_TYPE_CONFIG = 's3.compression.type';
+export const S3_CONDITIONAL_WRITES_CONFIG = 's3.conditional.writes';
+export const TOPICS_DIR_CONFIG = 'topics.dir';
+export const FLUSH_SIZE_CONFIG = 'flush.size';
+export const FORMAT_CLASS_CONFIG = 'format.class';
+export const FORMAT_BYTEARRAY_EXTENSION_CONFIG = 'format.bytearray.extension';
+export const FORMAT_BYTEARRAY_SEPARATOR_CONFIG = 'format.bytearray.separator';
+export const JSON_DECIMAL_FORMAT_CONFIG = 'json.decimal.format';
+export const BEHAVIOR_ON_NULL_VALUES_CONFIG = 'behavior.on.null.values';
+export const PARTITIONER_CLASS_CONFIG = 'partitioner.class';
+export const PARTITION_FIELD_NAME_CONFIG = 'partition.field.name';
+export const PARTITION_DURATION_MS_CONFIG = 'partition.duration.ms';
+export const PATH_FORMAT_CONFIG = 'path.format';
+export const LOCALE_CONFIG = 'locale';
+export const TIMEZONE_CONFIG = 'timezone';
+export const TIMESTAMP_EXTRACTOR_CONFIG = 'timestamp.extractor';
+export const TIMESTAMP_FIELD_CONFIG = 'timestamp.field';
+
+/** The smallest and the default `s3.part.size` (Confluent's). */
+export const S3_PART_SIZE_MIN = 5 * 1024 * 1024;
+export const S3_PART_SIZE_DEFAULT = 25 * 1024 * 1024;
+
+/** A supported output format. */
+export type S3SinkFormat = 'json' | 'bytearray';
+/** A supported partitioner. */
+export type PartitionerKind = 'default' | 'field' | 'time' | 'hourly' | 'daily';
+
+interface Named<T> {
+  readonly value: T;
+  readonly className: string;
+  readonly aliases: readonly string[];
+}
+
+export const FORMAT_CLASSES: readonly Named<S3SinkFormat>[] = [
+  {
+    value: 'json',
+    className: 'io.confluent.connect.s3.format.json.JsonFormat',
+    aliases: ['JsonFormat', 'json'],
+  },
+  {
+    value: 'bytearray',
+    className: 'io.confluent.connect.s3.format.bytearray.ByteArrayFormat',
+    aliases: ['ByteArrayFormat', 'bytearray'],
+  },
+];
+
+export const PARTITIONER_CLASSES: readonly Named<PartitionerKind>[] = [
+  ['default', 'DefaultPartitioner'],
+  ['field', 'FieldPartitioner'],
+  ['time', 'TimeBasedPartitioner'],
+  ['hourly', 'HourlyPartitioner'],
+  ['daily', 'DailyPartitioner'],
+].map(([value, simple]) => ({
+  value: value as PartitionerKind,
+  className: `io.confluent.connect.storage.partitioner.${simple}`,
+  aliases: [simple as string, value as string],
+}));
+
+/** The entry of `classes` that `name` designates (class name, simple name or short alias). */
+export function resolveNamed<T>(classes: readonly Named<T>[], name: string): T | null {
+  const lower = name.toLowerCase();
+  const found = classes.find(
+    (c) => c.className === name || c.aliases.some((a) => a.toLowerCase() === lower),
+  );
+  return found?.value ?? null;
+}
+
+function describeNamed<T>(classes: readonly Named<T>[]): string {
+  return classes.map((c) => `${c.className} (${c.aliases.join(', ')})`).join(', ');
+}
+
+const formatValidator = LambdaValidator.with(
+  (name, value) => {
+    if (typeof value === 'string' && resolveNamed(FORMAT_CLASSES, value) !== null) return;
+    const simple = String(value).slice(String(value).lastIndexOf('.') + 1);
+    const why = /avro|parquet|orc|csv/i.test(simple)
+      ? `${simple} is not supported by this S3 sink yet`
+      : 'not a known format';
+    throw invalidValue(name, value, `${why}; supported formats: ${describeNamed(FORMAT_CLASSES)}`);
+  },
+  () => describeNamed(FORMAT_CLASSES),
+);
+
+const partitionerValidator = LambdaValidator.with(
+  (name, value) => {
+    if (typeof value === 'string' && resolveNamed(PARTITIONER_CLASSES, value) !== null) return;
+    throw invalidValue(
+      name,
+      value,
+      `not a supported partitioner; supported partitioners: ${describeNamed(PARTITIONER_CLASSES)}`,
+    );
+  },
+  () => describeNamed(PARTITIONER_CLASSES),
+);
+
+const S3_GROUP = 'S3';
+const STORAGE_GROUP = 'Storage';
+const FORMAT_GROUP = 'Format';
+const PARTITIONER_GROUP = 'Partitioner';
+
+/** The connector's keys, in documentation order. */
+export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
+  .define({
+    name: S3_BUCKET_CONFIG,
+    type: 'STRING',
+    validator: new NonEmptyString(),
+    importance: 'HIGH',
+    group: S3_GROUP,
+    documentation: 'The S3 bucket to write objects to.',
+  })
+  .define({
+    name: S3_REGION_CONFIG,
+    type: 'STRING',
+    defaultValue: 'us-east-1',
+    validator: new NonEmptyString(),
+    importance: 'MEDIUM',
+    group: S3_GROUP,
+    documentation: 'The AWS region of the bucket.',
+  })
+  .define({
+    name: S3_ENDPOINT_CONFIG,
+    type: 'STRING',
+    defaultValue: null,
+    validator: new NonEmptyString(),
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      'The endpoint URL of an S3-compatible server (MinIO, s3rver, LocalStack), e.g. ' +
+      'http://localhost:9000. Unset: AWS S3 of s3.region. Path-style access is used when set.',
+  })
+  .define({
+    name: S3_PATH_STYLE_CONFIG,
+    type: 'BOOLEAN',
+    defaultValue: null,
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      'Address buckets as https://host/bucket instead of https://bucket.host. Unset: true when ' +
+      's3.endpoint is set, false otherwise.',
+  })
+  .define({
+    name: AWS_ACCESS_KEY_ID_CONFIG,
+    type: 'STRING',
+    defaultValue: null,
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      'An explicit access key id, with aws.secret.access.key (both or neither), for ' +
+      'S3-compatible servers and tests. Unset: the default AWS credential chain, which in AWS ' +
+      "Lambda is the function's execution role (the recommended setup).",
+  })
+  .define({
+    name: AWS_SECRET_ACCESS_KEY_CONFIG,
+    type: 'PASSWORD',
+    defaultValue: null,
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation: 'The secret access key that goes with aws.access.key.id.',
+  })
+  .define({
+    name: S3_PART_SIZE_CONFIG,
+    type: 'INT',
+    defaultValue: S3_PART_SIZE_DEFAULT,
+    validator: Range.between(S3_PART_SIZE_MIN, 2_147_483_647),
+    importance: 'HIGH',
+    group: S3_GROUP,
+    documentation:
+      'The part size of S3 multipart uploads, in bytes. An object whose (compressed) content ' +
+      'exceeds it is streamed in parts of this size; smaller objects take one PutObject. ' +
+      'Memory per object being written is about one part.',
+  })
+  .define({
+    name: S3_COMPRESSION_TYPE_CONFIG,
+    type: 'STRING',
+    defaultValue: 'none',
+    validator: CaseInsensitiveValidString.in('none', 'gzip'),
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      "Compression type for objects written to S3: none or gzip (adds '.gz' to the file " +
+      'extension). Each write re-compresses the whole object, so an object is always a single ' +
+      'gzip member.',
+  })
+  .define({
+    name: S3_CONDITIONAL_WRITES_CONFIG,
+    type: 'BOOLEAN',
+    defaultValue: true,
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      'Write objects with If-None-Match (new objects) and If-Match (the ETag read before ' +
+      'appending), so that two invocations racing on one object cannot lose records: the ' +
+      'loser fails retriably and its batch is redelivered. Disable only for S3-compatible ' +
+      'servers that reject these headers.',
+  })
+  .define({
+    name: TOPICS_DIR_CONFIG,
+    type: 'STRING',
+    defaultValue: 'topics',
+    importance: 'HIGH',
+    group: STORAGE_GROUP,
+    documentation:
+      'Top level directory to store the data ingested from Kafka. Objects are named ' +
+      '<topics.dir>/<topic>/<encodedPartition>/<topic>+<kafkaPartition>+<startOffset>.<ext>.',
+  })
+  .define({
+    name: FLUSH_SIZE_CONFIG,
+    type: 'INT',
+    validator: Range.atLeast(1),
+    importance: 'HIGH',
+    group: STORAGE_GROUP,
+    documentation:
+      "Number of offsets per object. Unlike Confluent's connector, objects are aligned on " +
+      'offsets: the object of offset o starts at floor(o / flush.size) * flush.size, so an ' +
+      'object holds at most flush.size records (fewer when offsets have gaps, records are ' +
+      'spread over several encoded partitions, or null values are ignored), and every replay ' +
+      'writes the same objects. Every batch is written when it completes (there is no time-based ' +
+      'rotation: rotate.interval.ms and rotate.schedule.interval.ms are not supported).',
+  })
+  .define({
+    name: FORMAT_CLASS_CONFIG,
+    type: 'CLASS',
+    validator: formatValidator,
+    importance: 'HIGH',
+    group: FORMAT_GROUP,
+    documentation:
+      'The format of the objects: io.confluent.connect.s3.format.json.JsonFormat (alias ' +
+      'json; one JSON value per line, .json) or io.confluent.connect.s3.format.bytearray.' +
+      'ByteArrayFormat (alias bytearray; raw value bytes, each followed by ' +
+      'format.bytearray.separator). AvroFormat and ParquetFormat are not supported yet.',
+  })
+  .define({
+    name: FORMAT_BYTEARRAY_EXTENSION_CONFIG,
+    type: 'STRING',
+    defaultValue: '.bin',
+    importance: 'LOW',
+    group: FORMAT_GROUP,
+    documentation: "Output file extension for ByteArrayFormat. Defaults to '.bin'",
+  })
+  .define({
+    name: FORMAT_BYTEARRAY_SEPARATOR_CONFIG,
+    type: 'STRING',
+    defaultValue: null,
+    importance: 'LOW',
+    group: FORMAT_GROUP,
+    documentation:
+      "String inserted after each record for ByteArrayFormat. Defaults to a newline ('\\n') " +
+      "and may contain escape sequences like '\\n', '\\r', '\\t', '\\\\' or '\\u0000'. An input " +
+      'record that contains the separator will look like multiple records in the output object.',
+  })
+  .define({
+    name: JSON_DECIMAL_FORMAT_CONFIG,
+    type: 'STRING',
+    defaultValue: 'BASE64',
+    validator: CaseInsensitiveValidString.in('BASE64', 'NUMERIC'),
+    importance: 'LOW',
+    group: FORMAT_GROUP,
+    documentation:
+      'How JsonFormat writes Decimal values: BASE64 (the unscaled bytes, base64-encoded) or ' +
+      'NUMERIC (a JSON number).',
+  })
+  .define({
+    name: BEHAVIOR_ON_NULL_VALUES_CONFIG,
+    type: 'STRING',
+    defaultValue: 'fail',
+    validator: CaseInsensitiveValidString.in('fail', 'ignore'),
+    importance: 'LOW',
+    group: FORMAT_GROUP,
+    documentation:
+      'How to handle records with a null value (Kafka tombstones): fail (a data error, reported ' +
+      'to the errant record reporter when errors are tolerated) or ignore (skipped).',
+  })
+  .define({
+    name: PARTITIONER_CLASS_CONFIG,
+    type: 'CLASS',
+    defaultValue: 'io.confluent.connect.storage.partitioner.DefaultPartitioner',
+    validator: partitionerValidator,
+    importance: 'HIGH',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The partitioner, which sets the directories below <topics.dir>/<topic>/: ' +
+      'DefaultPartitioner (partition=<kafkaPartition>), FieldPartitioner (<field>=<value> for ' +
+      'each of partition.field.name), TimeBasedPartitioner (path.format of the record time ' +
+      'floored to partition.duration.ms), HourlyPartitioner and DailyPartitioner (the same with ' +
+      "path.format 'year'=YYYY/'month'=MM/'day'=dd[/'hour'=HH] and a duration of one hour or " +
+      'day). Full Confluent class names, simple names and lower-case short names are accepted.',
+  })
+  .define({
+    name: PARTITION_FIELD_NAME_CONFIG,
+    type: 'LIST',
+    defaultValue: '',
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The names of the partitioning fields when FieldPartitioner is used (dots reach into ' +
+      'nested structs and maps). Values must be integers, strings or booleans.',
+  })
+  .define({
+    name: PARTITION_DURATION_MS_CONFIG,
+    type: 'LONG',
+    defaultValue: -1,
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The duration of a partition in milliseconds, used by TimeBasedPartitioner. The default ' +
+      'value -1 means that we are not using TimeBasedPartitioner.',
+  })
+  .define({
+    name: PATH_FORMAT_CONFIG,
+    type: 'STRING',
+    defaultValue: '',
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'This configuration is used to set the format of the data directories when partitioning ' +
+      'with TimeBasedPartitioner, as a Joda-Time DateTimeFormat pattern. For example, ' +
+      "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH gives directories like " +
+      'year=2015/month=12/day=07/hour=15.',
+  })
+  .define({
+    name: LOCALE_CONFIG,
+    type: 'STRING',
+    defaultValue: '',
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The locale to use when partitioning with a time-based partitioner (month and day names). ' +
+      'For example, en-US or en_US for US English, fr-FR for French (in France).',
+  })
+  .define({
+    name: TIMEZONE_CONFIG,
+    type: 'STRING',
+    defaultValue: '',
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The timezone to use when partitioning with a time-based partitioner: an IANA id such as ' +
+      'America/Los_Angeles or Europe/Paris, UTC, or an offset such as -07:00 or +08:00.',
+  })
+  .define({
+    name: TIMESTAMP_EXTRACTOR_CONFIG,
+    type: 'STRING',
+    defaultValue: 'Wallclock',
+    validator: CaseInsensitiveValidString.in('Wallclock', 'Record', 'RecordField'),
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The extractor that gets the timestamp of records for time-based partitioners: Record ' +
+      '(the Kafka record timestamp), RecordField (the field timestamp.field of the value) or ' +
+      'Wallclock (the time of writing). Exactly-once object contents hold only with Record and ' +
+      'RecordField: with Wallclock a replayed record may land in another directory.',
+  })
+  .define({
+    name: TIMESTAMP_FIELD_CONFIG,
+    type: 'STRING',
+    defaultValue: 'timestamp',
+    importance: 'MEDIUM',
+    group: PARTITIONER_GROUP,
+    documentation:
+      'The record field used as timestamp by the RecordField extractor (dots reach into nested ' +
+      'fields): epoch milliseconds, a Timestamp, or an ISO-8601 string.',
+  });

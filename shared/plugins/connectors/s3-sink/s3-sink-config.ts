@@ -1,0 +1,256 @@
+/**
+ * The parsed S3 sink config: {@link parseS3SinkConfig} checks every key (Kafka's messages),
+ * then the rules between keys (credentials together, the time-based partitioner's settings),
+ * and builds the AWS SDK client of a config.
+ */
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { invalidValue, type Password } from '../../../connect/config-def.js';
+import { ConfigError } from '../../../connect/errors.js';
+import type { DecimalFormat } from '../../converters/json-encode.js';
+import type { S3Credentials } from '../s3-source/s3-source-config.js';
+import { compileJodaPattern } from './joda-format.js';
+import { normalizeTopicsDir } from './object-naming.js';
+import {
+  DAILY_PATH_FORMAT,
+  DAY_MS,
+  HOUR_MS,
+  HOURLY_PATH_FORMAT,
+  type PartitionerSpec,
+  type TimestampExtractorKind,
+} from './partitioners.js';
+import type { NullValueBehavior } from './record-format.js';
+import { type S3SinkClient, sdkS3SinkClient } from './s3-sink-client.js';
+import {
+  AWS_ACCESS_KEY_ID_CONFIG,
+  AWS_SECRET_ACCESS_KEY_CONFIG,
+  BEHAVIOR_ON_NULL_VALUES_CONFIG,
+  FLUSH_SIZE_CONFIG,
+  FORMAT_BYTEARRAY_EXTENSION_CONFIG,
+  FORMAT_BYTEARRAY_SEPARATOR_CONFIG,
+  FORMAT_CLASS_CONFIG,
+  FORMAT_CLASSES,
+  JSON_DECIMAL_FORMAT_CONFIG,
+  LOCALE_CONFIG,
+  PARTITION_DURATION_MS_CONFIG,
+  PARTITION_FIELD_NAME_CONFIG,
+  PARTITIONER_CLASS_CONFIG,
+  PARTITIONER_CLASSES,
+  PATH_FORMAT_CONFIG,
+  resolveNamed,
+  S3_BUCKET_CONFIG,
+  S3_COMPRESSION_TYPE_CONFIG,
+  S3_CONDITIONAL_WRITES_CONFIG,
+  S3_ENDPOINT_CONFIG,
+  S3_PART_SIZE_CONFIG,
+  S3_PATH_STYLE_CONFIG,
+  S3_REGION_CONFIG,
+  S3_SINK_CONFIG_DEF,
+  type S3SinkFormat,
+  TIMESTAMP_EXTRACTOR_CONFIG,
+  TIMESTAMP_FIELD_CONFIG,
+  TIMEZONE_CONFIG,
+  TOPICS_DIR_CONFIG,
+} from './s3-sink-config-def.js';
+import { timeZoneOf } from './time-zone.js';
+
+export * from './s3-sink-config-def.js';
+
+/** The parsed connector (and task) config. */
+export interface S3SinkConfig {
+  readonly bucket: string;
+  readonly region: string;
+  /** `null` for AWS S3. */
+  readonly endpoint: string | null;
+  readonly pathStyle: boolean;
+  /** `null` for the default credential chain. */
+  readonly credentials: S3Credentials | null;
+  readonly partSize: number;
+  readonly compression: 'none' | 'gzip';
+  readonly conditionalWrites: boolean;
+  /** Without leading or trailing `/`. */
+  readonly topicsDir: string;
+  readonly flushSize: number;
+  readonly format: S3SinkFormat;
+  readonly byteArrayExtension: string;
+  readonly byteArraySeparator: Uint8Array;
+  readonly jsonDecimalFormat: DecimalFormat;
+  readonly nullValues: NullValueBehavior;
+  readonly partitioner: PartitionerSpec;
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  '0': '\0',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+};
+
+/**
+ * `text` with Java escape sequences (`\n`, `\r`, `\t`, `\b`, `\f`, `\0`, `\\`, `\'`, `\"`,
+ * `\uXXXX`) replaced by their characters. Throws ConfigError for an unknown or cut escape.
+ */
+export function unescapeSeparator(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const next = text.charAt(i + 1);
+    if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      out += String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else if (ESCAPES[next] !== undefined) {
+      out += ESCAPES[next];
+      i++;
+    } else {
+      throw invalidValue(
+        FORMAT_BYTEARRAY_SEPARATOR_CONFIG,
+        text,
+        `invalid escape sequence at position ${i}`,
+      );
+    }
+  }
+  return out;
+}
+
+function credentialsOf(values: Record<string, unknown>): S3Credentials | null {
+  const keyId = values[AWS_ACCESS_KEY_ID_CONFIG] as string | null;
+  const secret = values[AWS_SECRET_ACCESS_KEY_CONFIG] as Password | null;
+  const hasKey = keyId !== null && keyId !== '';
+  const hasSecret = secret !== null && secret.value() !== '';
+  if (hasKey !== hasSecret) {
+    const missing = hasKey ? AWS_SECRET_ACCESS_KEY_CONFIG : AWS_ACCESS_KEY_ID_CONFIG;
+    throw new ConfigError(
+      `Invalid value for configuration ${missing}: ${AWS_ACCESS_KEY_ID_CONFIG} and ${AWS_SECRET_ACCESS_KEY_CONFIG} must be set together`,
+      missing,
+    );
+  }
+  return hasKey && secret !== null ? { accessKeyId: keyId, secretAccessKey: secret.value() } : null;
+}
+
+function required(values: Record<string, unknown>, key: string, message: string): string {
+  const value = String(values[key] ?? '');
+  if (value === '') throw invalidValue(key, value, message);
+  return value;
+}
+
+function extractorOf(value: unknown): TimestampExtractorKind {
+  const lower = String(value).toLowerCase();
+  return lower === 'record' ? 'Record' : lower === 'recordfield' ? 'RecordField' : 'Wallclock';
+}
+
+/** The time-based partitioner's settings, checked as Confluent's TimeBasedPartitioner does. */
+function timeSpec(
+  values: Record<string, unknown>,
+  kind: 'time' | 'hourly' | 'daily',
+): PartitionerSpec {
+  let durationMs = Number(values[PARTITION_DURATION_MS_CONFIG]);
+  let pathFormat = String(values[PATH_FORMAT_CONFIG] ?? '');
+  if (kind === 'hourly' || kind === 'daily') {
+    durationMs = kind === 'hourly' ? HOUR_MS : DAY_MS;
+    pathFormat = kind === 'hourly' ? HOURLY_PATH_FORMAT : DAILY_PATH_FORMAT;
+  }
+  if (!(durationMs > 0)) {
+    throw invalidValue(
+      PARTITION_DURATION_MS_CONFIG,
+      durationMs,
+      'Partition duration needs to be a positive.',
+    );
+  }
+  if (pathFormat === '')
+    throw invalidValue(PATH_FORMAT_CONFIG, pathFormat, 'Path format cannot be empty.');
+  try {
+    compileJodaPattern(pathFormat);
+  } catch (error) {
+    throw invalidValue(PATH_FORMAT_CONFIG, pathFormat, (error as Error).message);
+  }
+  const locale = required(values, LOCALE_CONFIG, 'Locale cannot be empty.');
+  try {
+    Intl.getCanonicalLocales(locale.replace(/_/g, '-'));
+  } catch (error) {
+    throw invalidValue(LOCALE_CONFIG, locale, (error as Error).message);
+  }
+  const timezone = required(values, TIMEZONE_CONFIG, 'Timezone cannot be empty.');
+  try {
+    timeZoneOf(timezone);
+  } catch (error) {
+    throw invalidValue(TIMEZONE_CONFIG, timezone, (error as Error).message);
+  }
+  const extractor = extractorOf(values[TIMESTAMP_EXTRACTOR_CONFIG]);
+  const timestampField = String(values[TIMESTAMP_FIELD_CONFIG] ?? '');
+  if (extractor === 'RecordField' && timestampField === '') {
+    throw invalidValue(TIMESTAMP_FIELD_CONFIG, timestampField, 'RecordField needs a field name');
+  }
+  return { kind: 'time', durationMs, pathFormat, locale, timezone, extractor, timestampField };
+}
+
+function partitionerSpec(values: Record<string, unknown>): PartitionerSpec {
+  const kind =
+    resolveNamed(PARTITIONER_CLASSES, String(values[PARTITIONER_CLASS_CONFIG])) ?? 'default';
+  if (kind === 'default') return { kind };
+  if (kind === 'field') {
+    const fields = (values[PARTITION_FIELD_NAME_CONFIG] as string[]).filter((f) => f !== '');
+    if (fields.length === 0) {
+      throw invalidValue(
+        PARTITION_FIELD_NAME_CONFIG,
+        fields,
+        'FieldPartitioner needs at least one field name',
+      );
+    }
+    return { kind, fields };
+  }
+  return timeSpec(values, kind);
+}
+
+/** Parses a connector or task config. Throws ConfigError with Kafka's messages. */
+export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3SinkConfig {
+  const values = S3_SINK_CONFIG_DEF.parse(props);
+  const endpoint = values[S3_ENDPOINT_CONFIG] as string | null;
+  const pathStyle = values[S3_PATH_STYLE_CONFIG] as boolean | null;
+  const separator = values[FORMAT_BYTEARRAY_SEPARATOR_CONFIG] as string | null;
+  return {
+    bucket: String(values[S3_BUCKET_CONFIG]),
+    region: String(values[S3_REGION_CONFIG]),
+    endpoint,
+    pathStyle: pathStyle ?? endpoint !== null,
+    credentials: credentialsOf(values),
+    partSize: Number(values[S3_PART_SIZE_CONFIG]),
+    compression:
+      String(values[S3_COMPRESSION_TYPE_CONFIG]).toLowerCase() === 'gzip' ? 'gzip' : 'none',
+    conditionalWrites: values[S3_CONDITIONAL_WRITES_CONFIG] === true,
+    topicsDir: normalizeTopicsDir(String(values[TOPICS_DIR_CONFIG] ?? '')),
+    flushSize: Number(values[FLUSH_SIZE_CONFIG]),
+    format: resolveNamed(FORMAT_CLASSES, String(values[FORMAT_CLASS_CONFIG])) ?? 'json',
+    byteArrayExtension: String(values[FORMAT_BYTEARRAY_EXTENSION_CONFIG] ?? ''),
+    byteArraySeparator: new TextEncoder().encode(
+      separator === null ? '\n' : unescapeSeparator(separator),
+    ),
+    jsonDecimalFormat:
+      String(values[JSON_DECIMAL_FORMAT_CONFIG]).toUpperCase() === 'NUMERIC' ? 'NUMERIC' : 'BASE64',
+    nullValues:
+      String(values[BEHAVIOR_ON_NULL_VALUES_CONFIG]).toLowerCase() === 'ignore' ? 'ignore' : 'fail',
+    partitioner: partitionerSpec(values),
+  };
+}
+
+/** The AWS SDK client settings of `config` (explicit credentials only when configured). */
+export function s3SinkClientConfigOf(config: S3SinkConfig): S3ClientConfig {
+  return {
+    region: config.region,
+    forcePathStyle: config.pathStyle,
+    ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
+    ...(config.credentials === null ? {} : { credentials: { ...config.credentials } }),
+  };
+}
+
+/** A client for `config` over the AWS SDK. */
+export function createS3SinkClient(config: S3SinkConfig): S3SinkClient {
+  return sdkS3SinkClient(new S3Client(s3SinkClientConfigOf(config)));
+}

@@ -1,5 +1,7 @@
 import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
+import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
+import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
 import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
 import { converterDescriptors } from './converters/descriptors.js';
 import { predicateDescriptors } from './predicates/descriptors.js';
@@ -9,6 +11,8 @@ import { transformDescriptors } from './transforms/descriptors.js';
 export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   datagenDescriptor,
   s3SourceDescriptor,
+  s3SinkDescriptor,
+  dynamoDbStreamsSourceDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

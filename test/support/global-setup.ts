@@ -62,13 +62,25 @@ async function warmUp(brokers: string[]): Promise<void> {
       await waitForTopicLeaders(admin, [topic]);
     }
     await producer.connect();
-    const tx = await producer.transaction();
-    await tx.send({ topic, messages: [{ value: 'warm' }] });
-    await tx.sendOffsets({
-      consumerGroupId: 'serverless-connect-warm-up',
-      topics: [{ topic, partitions: [{ partition: 0, offset: '1' }] }],
-    });
-    await tx.commit();
+    // kafkajs does not retry TxnOffsetCommit's NOT_COORDINATOR while the group coordinator of a
+    // fresh broker moves in: abort and try the whole transaction again.
+    for (let attempt = 1; ; attempt += 1) {
+      const tx = await producer.transaction();
+      try {
+        await tx.send({ topic, messages: [{ value: 'warm' }] });
+        await tx.sendOffsets({
+          consumerGroupId: 'serverless-connect-warm-up',
+          topics: [{ topic, partitions: [{ partition: 0, offset: '1' }] }],
+        });
+        await tx.commit();
+        break;
+      } catch (error) {
+        await tx.abort().catch(() => undefined);
+        const retriable = (error as { retriable?: boolean }).retriable === true;
+        if (!retriable || attempt >= 10) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
     await admin.fetchOffsets({ groupId: 'serverless-connect-warm-up', topics: [topic] });
   } finally {
     await producer.disconnect();

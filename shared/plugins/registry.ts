@@ -1,5 +1,6 @@
 import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
+import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
 import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
 import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
@@ -13,6 +14,7 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   s3SourceDescriptor,
   s3SinkDescriptor,
   dynamoDbStreamsSourceDescriptor,
+  dynamoDbSinkDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

@@ -49,7 +49,8 @@ module.exports = {
     },
     {
       name: 'plugins-over-connect',
-      comment: 'built-in plugins import the plugin API (and the AWS SDK client of the service a connector talks to)',
+      comment:
+        'built-in plugins import the plugin API (and the AWS SDK client of the service a connector talks to)',
       severity: 'error',
       from: { path: '^shared/plugins/' },
       to: {

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import {
   createSecretsManagerConfigProvider,
   createSsmConfigProvider,
@@ -11,11 +12,13 @@ import { createEnvConfigProvider } from '../shared/adapters/config-providers/env
 import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { LambdaReconcileTrigger } from '../shared/adapters/lambda/invoke.js';
 import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
 import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
 import type { PluginRegistry } from '../shared/connect/plugin.js';
 import { builtinRegistry } from '../shared/plugins/registry.js';
 import { systemClock } from '../shared/ports/clock.js';
+import type { ReconcileTrigger } from '../shared/ports/dispatch.js';
 import type { KafkaAdminPort } from '../shared/ports/kafka.js';
 import type { Logger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
@@ -37,6 +40,8 @@ export interface Composition {
   readonly plugins: PluginRegistry;
   readonly logger: Logger;
   readonly source: SourceRuntimeDeps;
+  /** Nudges the enumerator (ENUMERATOR_FUNCTION); without it, only logs. */
+  readonly reconcile: ReconcileTrigger;
   close(): Promise<void>;
 }
 
@@ -89,6 +94,18 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       exactlyOnce: env.exactlyOnceSource,
     },
   };
+  const reconcile: ReconcileTrigger =
+    env.enumeratorFunction === undefined
+      ? {
+          nudge: async (connector) =>
+            logger.info('ENUMERATOR_FUNCTION is not set: the next scheduled run reconciles', {
+              connector,
+            }),
+        }
+      : new LambdaReconcileTrigger(
+          new LambdaClient({ region: env.region }),
+          env.enumeratorFunction,
+        );
   return {
     env,
     store,
@@ -98,6 +115,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     plugins,
     logger,
     source,
+    reconcile,
     close: async () => {
       await producers.closeAll();
       await admin.close();

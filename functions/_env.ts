@@ -16,6 +16,8 @@ export interface FunctionEnv {
   readonly logLevel: 'error' | 'warn' | 'info' | 'debug';
   /** Kafka Connect's `exactly.once.source.support`: `enabled` (default) or `disabled`. */
   readonly exactlyOnceSource: boolean;
+  /** The enumerator function the REST API nudges after each write; unset: no nudges. */
+  readonly enumeratorFunction: string | undefined;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -52,5 +54,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT?.trim() || undefined,
     region: env.AWS_REGION?.trim() || 'us-east-1',
     logLevel: level as FunctionEnv['logLevel'],
+    enumeratorFunction: env.ENUMERATOR_FUNCTION?.trim() || undefined,
   };
 }

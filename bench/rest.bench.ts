@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, request } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startApiServer } from '../local/api-server.js';
+import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import { systemClock } from '../shared/ports/clock.js';
+import { silentLogger } from '../shared/ports/logger.js';
+import type { StateStore } from '../shared/ports/state-store.js';
+import { median, percentile, ratioLine, saveResult } from './harness.js';
+import type { BenchServices } from './services.js';
+
+/**
+ * `rest`: the REST API through the local HTTP server over the DynamoDB adapter on dynalite, at
+ * 50 concurrent keep-alive clients. Dynalite runs in a child process (DynamoDB is remote in
+ * AWS; in-process, its CPU would be charged to the API). Ours = `GET /connectors/{c}/status` (five reads) and
+ * `POST /connectors` (validation + one conditional write); baseline = `GET /` on the same
+ * server (no store access: the HTTP, routing and JSON cost alone). Rounds alternate between
+ * the three; prints requests/s with the ratio to the baseline, and p50/p99 latency (goal: p99
+ * under 50 ms).
+ */
+const CLIENTS = 50;
+const REQUESTS_PER_ROUND = 2000;
+const ROUNDS = 3;
+const SINGLE_CLIENT_REQUESTS = 500;
+
+interface Sample {
+  readonly perSecond: number;
+  readonly latenciesMs: number[];
+}
+
+function send(
+  agent: Agent,
+  url: URL,
+  method: string,
+  body: string | undefined,
+): Promise<{ status: number; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** `total` requests from `clients` concurrent clients; fails on any unexpected status. */
+async function load(
+  agent: Agent,
+  total: number,
+  clients: number,
+  next: (i: number) => { url: URL; method: string; body?: string; expect: number },
+): Promise<Sample> {
+  const latenciesMs: number[] = [];
+  let issued = 0;
+  const started = process.hrtime.bigint();
+  const client = async () => {
+    while (issued < total) {
+      const r = next(issued);
+      issued += 1;
+      const { status, ms } = await send(agent, r.url, r.method, r.body);
+      if (status !== r.expect) throw new Error(`${r.method} ${r.url.pathname}: ${status}`);
+      latenciesMs.push(ms);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { perSecond: total / seconds, latenciesMs };
+}
+
+async function seedStatus(store: StateStore, name: string): Promise<void> {
+  await store.configs.createConnector(name, {
+    name,
+    'connector.class': 'datagen',
+    'kafka.topic': 'bench',
+    'tasks.max': '2',
+  });
+  await store.configs.putTaskConfigs(name, [{ t: '0' }, { t: '1' }], 0);
+  await store.status.putConnectorStatus(name, { state: 'RUNNING', workerId: 'bench' });
+  for (const task of [0, 1]) {
+    await store.status.putTaskStatus(
+      { connector: name, task },
+      { state: 'RUNNING', workerId: 'bench' },
+    );
+  }
+}
+
+function summary(samples: readonly Sample[]) {
+  const all = samples.flatMap((s) => s.latenciesMs);
+  return {
+    perSecond: median(samples.map((s) => s.perSecond)),
+    p50Ms: percentile(all, 50),
+    p99Ms: percentile(all, 99),
+    rounds: samples.map((s) => Math.round(s.perSecond)),
+  };
+}
+
+/** Dynalite in a child process; resolves with its endpoint and a stop function. */
+async function childDynalite(): Promise<{ endpoint: string; stop: () => void }> {
+  const script =
+    "require('dynalite')({createTableMs:0}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  return {
+    endpoint: `http://127.0.0.1:${chunk.toString('utf8').trim()}`,
+    stop: () => child.kill(),
+  };
+}
+
+export async function run(services?: BenchServices): Promise<void> {
+  // The in-process services are not used: see the module comment.
+  void services;
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const dynamo = await childDynalite();
+  try {
+    const { endpoint } = dynamo;
+    const client = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      // The SDK's default pool (50 sockets) would queue 50 clients' parallel reads.
+      requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: 512 }) },
+    });
+    const tableName = `bench-rest-${Date.now().toString(36)}`;
+    await ensureTable(client, tableName);
+    const store = createDynamoDbStateStore({ client, tableName });
+    const server = await startApiServer({
+      host: '127.0.0.1',
+      port: 0,
+      deps: {
+        store,
+        plugins: builtinRegistry(),
+        reconcile: { nudge: async () => {} },
+        clock: systemClock,
+        logger: silentLogger,
+      },
+      service: { kafkaClusterId: 'bench' },
+    });
+    try {
+      await seedStatus(store, 'bench-status');
+      const root = new URL(`${server.url}/`);
+      const status = new URL(`${server.url}/connectors/bench-status/status`);
+      const connectors = new URL(`${server.url}/connectors`);
+      let created = 0;
+      const scenarios = {
+        baseline: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>
+          load(agent, total, clients, () => ({ url: root, method: 'GET', expect: 200 })),
+        status: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>
+          load(agent, total, clients, () => ({ url: status, method: 'GET', expect: 200 })),
+        create: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>
+          load(agent, total, clients, () => {
+            created += 1;
+            return {
+              url: connectors,
+              method: 'POST',
+              body: JSON.stringify({
+                name: `bench-${created}`,
+                config: { 'connector.class': 'datagen', 'kafka.topic': 'bench' },
+              }),
+              expect: 201,
+            };
+          }),
+      };
+      // Warm-up, discarded.
+      await scenarios.baseline();
+      await scenarios.status();
+      await scenarios.create();
+      const samples = { baseline: [] as Sample[], status: [] as Sample[], create: [] as Sample[] };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const order = (['baseline', 'status', 'create'] as const).map(
+          (_, i, all) => all[(i + round) % all.length] as keyof typeof scenarios,
+        );
+        for (const name of order) samples[name].push(await scenarios[name]());
+      }
+      // One client: the latency one request sees alone, as in its own Lambda container.
+      const single = {
+        baseline: summary([await scenarios.baseline(1, SINGLE_CLIENT_REQUESTS)]),
+        status: summary([await scenarios.status(1, SINGLE_CLIENT_REQUESTS)]),
+        create: summary([await scenarios.create(1, SINGLE_CLIENT_REQUESTS)]),
+      };
+      const result = {
+        clients: CLIENTS,
+        requestsPerRound: REQUESTS_PER_ROUND,
+        baseline: summary(samples.baseline),
+        status: summary(samples.status),
+        create: summary(samples.create),
+        singleClient: single,
+      };
+      for (const name of ['status', 'create'] as const) {
+        const r = result[name];
+        console.log(ratioLine(`rest-${name}`, r.perSecond, result.baseline.perSecond));
+        console.log(
+          `rest-${name}: ${CLIENTS} clients p50=${r.p50Ms.toFixed(1)}ms p99=${r.p99Ms.toFixed(1)}ms (baseline GET / p50=${result.baseline.p50Ms.toFixed(1)}ms p99=${result.baseline.p99Ms.toFixed(1)}ms; goal p99 < 50ms: ${r.p99Ms < 50 ? 'met' : 'not met'})`,
+        );
+        const one = single[name];
+        console.log(
+          `rest-${name}: 1 client p50=${one.p50Ms.toFixed(1)}ms p99=${one.p99Ms.toFixed(1)}ms ${Math.round(one.perSecond)}/s (baseline p50=${single.baseline.p50Ms.toFixed(1)}ms p99=${single.baseline.p99Ms.toFixed(1)}ms)`,
+        );
+      }
+      await saveResult('rest', result);
+    } finally {
+      await server.close();
+      client.destroy();
+    }
+  } finally {
+    agent.destroy();
+    dynamo.stop();
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * Connector offsets (KIP-875): `GET`, `PATCH` and `DELETE /connectors/{c}/offsets`, with
+ * Connect's check order for PATCH: (1) a non-empty `offsets` list, (2) the connector exists,
+ * (3) it is STOPPED with no task configs, (4) the entries have the right format, (5) write.
+ *
+ * Sink offsets use Kafka's meaning of `kafka_offset`, the NEXT offset to consume, as Connect
+ * reports its consumer group. The offset store keeps the sink runtime's position, the last
+ * record durably written, so the API shows `stored + 1` and stores `kafka_offset - 1` (-1 when
+ * the next record to consume is the partition's first).
+ */
+import type { ConfigMap } from '../ports/config-store.js';
+import { ConnectorNotStoppedError } from '../ports/errors.js';
+import type { SinkOffsetAlteration, SourceOffsetEntry } from '../ports/offset-store.js';
+import { sourcePartitionKey } from '../runtime/source/offsets-topic.js';
+import type { ConnectorOffset, ConnectorOffsets, Message } from './dto.js';
+import { BadRequestError, NotImplementedError } from './errors.js';
+import { findConnectorPlugin } from './plugin-catalog.js';
+import { isJsonObject, type JsonObject, requireObject } from './request-body.js';
+import { requireConnectorWithTasks, type ServiceContext } from './service-context.js';
+
+const KAFKA_TOPIC = 'kafka_topic';
+const KAFKA_PARTITION = 'kafka_partition';
+const KAFKA_OFFSET = 'kafka_offset';
+const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+const INTEGER = /^[+-]?\d+$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+const ALTERED = 'The offsets for this connector have been altered successfully';
+const ALTERED_FRAMEWORK_ONLY =
+  'The Connect framework-managed offsets for this connector have been altered successfully. However, if this connector manages offsets externally, they will need to be manually altered in the system that the connector uses.';
+const RESET = 'The offsets for this connector have been reset successfully';
+const RESET_FRAMEWORK_ONLY =
+  'The Connect framework-managed offsets for this connector have been reset successfully. However, if this connector manages offsets externally, they will need to be manually reset in the system that the connector uses.';
+
+/** One entry of a PATCH body, shape-checked. */
+interface OffsetEntry {
+  readonly partition: JsonObject | null;
+  readonly offset: JsonObject | null;
+}
+
+function unrecognized(field: string, where: string, known: string): BadRequestError {
+  return new BadRequestError(`Unrecognized field "${field}" in ${where} (known fields: ${known})`);
+}
+
+/** Step 1: `{"offsets": [ {"partition": {…}|null, "offset": {…}|null}, … ]}`, non-empty. */
+export function parseOffsetsBody(value: unknown): OffsetEntry[] {
+  const body = requireObject(value, 'The offsets request');
+  const extra = Object.keys(body).find((key) => key !== 'offsets');
+  if (extra !== undefined) throw unrecognized(extra, 'the offsets request', '"offsets"');
+  const offsets = body.offsets;
+  if (
+    offsets === undefined ||
+    offsets === null ||
+    (Array.isArray(offsets) && offsets.length === 0)
+  ) {
+    throw new BadRequestError('Partitions / offsets need to be provided in order to alter offsets');
+  }
+  if (!Array.isArray(offsets)) throw new BadRequestError('"offsets" must be a JSON array');
+  return offsets.map((item: unknown) => {
+    const entry = requireObject(item, 'Each element of "offsets"');
+    const field = Object.keys(entry).find((key) => key !== 'partition' && key !== 'offset');
+    if (field !== undefined) throw unrecognized(field, 'an offset', '"partition", "offset"');
+    const part = (name: 'partition' | 'offset'): JsonObject | null => {
+      const raw = entry[name] ?? null;
+      if (raw !== null && !isJsonObject(raw)) {
+        throw new BadRequestError(`The "${name}" of an offset must be a JSON object or null`);
+      }
+      return raw;
+    };
+    return { partition: part('partition'), offset: part('offset') };
+  });
+}
+
+/** Java's `String.valueOf` of a JSON scalar. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+}
+
+/** Step 4 for sinks (Connect's `SinkUtils.parseSinkConnectorOffsets`), plus non-negative values. */
+function parseSinkEntries(entries: readonly OffsetEntry[]): Map<string, SinkOffsetAlteration> {
+  const parsed = new Map<string, SinkOffsetAlteration>();
+  for (const { partition, offset } of entries) {
+    if (partition === null) {
+      throw new BadRequestError(
+        'The partition for a sink connector offset cannot be null or missing',
+      );
+    }
+    if (!Object.hasOwn(partition, KAFKA_TOPIC) || !Object.hasOwn(partition, KAFKA_PARTITION)) {
+      throw new BadRequestError(
+        `The partition for a sink connector offset must contain the keys '${KAFKA_TOPIC}' and '${KAFKA_PARTITION}'`,
+      );
+    }
+    const topic = text(partition[KAFKA_TOPIC]);
+    if (!TOPIC_NAME.test(topic) || topic === '.' || topic === '..') {
+      throw new BadRequestError(
+        `'${topic}' is not a valid Kafka topic name (1 to 249 characters of a-z, A-Z, 0-9, '.', '_' and '-')`,
+      );
+    }
+    const rawPartition = text(partition[KAFKA_PARTITION]);
+    const partitionNumber = Number(rawPartition);
+    if (!INTEGER.test(rawPartition) || partitionNumber < 0 || partitionNumber > INT32_MAX) {
+      throw new BadRequestError(
+        `Failed to parse the following Kafka partition value in the provided offsets: '${rawPartition}'. Partition values for sink connectors need to be non-negative integers.`,
+      );
+    }
+    let next: number | null = null;
+    if (offset !== null) {
+      if (!Object.hasOwn(offset, KAFKA_OFFSET)) {
+        throw new BadRequestError(
+          `The offset for a sink connector should either be null or contain the key '${KAFKA_OFFSET}'`,
+        );
+      }
+      const raw = text(offset[KAFKA_OFFSET]);
+      next = Number(raw);
+      if (!INTEGER.test(raw) || !Number.isSafeInteger(next) || next < 0) {
+        throw new BadRequestError(
+          `Failed to parse the following Kafka offset value in the provided offsets: '${raw}'. Offset values for sink connectors need to be non-negative integers.`,
+        );
+      }
+    }
+    // The last entry for a partition wins, as in Connect's map.
+    const key = `${topic}-${partitionNumber}`;
+    parsed.set(key, { topic, partition: partitionNumber, offset: next === null ? null : next - 1 });
+  }
+  return parsed;
+}
+
+function assertPrimitives(map: JsonObject, what: string): void {
+  for (const [key, value] of Object.entries(map)) {
+    if (value !== null && typeof value === 'object') {
+      throw new BadRequestError(
+        `${what} values must be strings, numbers, booleans or null; the value of '${key}' is not`,
+      );
+    }
+  }
+}
+
+/** Step 4 for sources: maps of primitives (Connect answers 500 for nested values). */
+function checkSourceEntries(entries: readonly OffsetEntry[]): void {
+  for (const { partition, offset } of entries) {
+    if (partition === null) {
+      throw new BadRequestError(
+        'The partition for a source connector offset cannot be null or missing',
+      );
+    }
+    assertPrimitives(partition, 'Source partition');
+    if (offset !== null) assertPrimitives(offset, 'Source offset');
+  }
+}
+
+const SOURCE_NOT_SUPPORTED =
+  'Altering or resetting the offsets of a source connector is not supported yet by serverless-connect; stored source offsets can only be read';
+
+export class OffsetsApi {
+  readonly #ctx: ServiceContext;
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+  }
+
+  /** `GET /connectors/{c}/offsets`: in any state; `{"offsets": []}` when none were committed. */
+  async get(name: string): Promise<ConnectorOffsets> {
+    const { record } = await requireConnectorWithTasks(this.#ctx, name);
+    const type = findConnectorPlugin(
+      this.#ctx.plugins,
+      record.config['connector.class'] ?? '',
+    )?.type;
+    const sink = type === 'source' ? [] : await this.#sinkOffsets(name);
+    const source = type === 'sink' ? [] : await this.#sourceOffsets(name);
+    return { offsets: [...sink, ...source] };
+  }
+
+  async #sinkOffsets(name: string): Promise<ConnectorOffset[]> {
+    const stored = await this.#ctx.store.offsets.getSinkOffsets(name);
+    return stored.map((o) => ({
+      partition: { [KAFKA_TOPIC]: o.topic, [KAFKA_PARTITION]: o.partition },
+      offset: { [KAFKA_OFFSET]: o.offset + 1 },
+    }));
+  }
+
+  /** Per source partition, the entry advanced last across the connector's tasks. */
+  async #sourceOffsets(name: string): Promise<ConnectorOffset[]> {
+    const tasks = await this.#ctx.store.offsets.listSourceOffsets(name);
+    const best = new Map<string, SourceOffsetEntry>();
+    for (const entry of tasks.flatMap((t) => t.committed?.offsets ?? [])) {
+      const key = sourcePartitionKey(entry.partition);
+      const current = best.get(key);
+      if (current === undefined || (entry.at ?? 0) >= (current.at ?? 0)) best.set(key, entry);
+    }
+    return [...best.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([, e]) =>
+        e.offset === null ? [] : [{ partition: e.partition, offset: e.offset }],
+      );
+  }
+
+  /** `PATCH /connectors/{c}/offsets`. */
+  async alter(name: string, body: unknown): Promise<Message> {
+    const entries = parseOffsetsBody(body);
+    const { config, type } = await this.#requireStopped(name);
+    if (type === 'source') {
+      checkSourceEntries(entries);
+      throw new NotImplementedError(SOURCE_NOT_SUPPORTED);
+    }
+    const changes = parseSinkEntries(entries);
+    const acknowledged = await this.#sinkHook(
+      config,
+      new Map([...changes].map(([key, c]) => [key, c.offset === null ? null : c.offset + 1])),
+    );
+    await this.#ctx.store.offsets.alterSinkOffsets(name, [...changes.values()]);
+    this.#ctx.nudge(name);
+    return { message: acknowledged ? ALTERED : ALTERED_FRAMEWORK_ONLY };
+  }
+
+  /** `DELETE /connectors/{c}/offsets`: idempotent. */
+  async reset(name: string): Promise<Message> {
+    const { config, type } = await this.#requireStopped(name);
+    if (type === 'source') {
+      if ((await this.#sourceOffsets(name)).length > 0) {
+        throw new NotImplementedError(SOURCE_NOT_SUPPORTED);
+      }
+      return { message: RESET };
+    }
+    const current = await this.#ctx.store.offsets.getSinkOffsets(name);
+    const acknowledged = await this.#sinkHook(
+      config,
+      new Map(current.map((o) => [`${o.topic}-${o.partition}`, null])),
+    );
+    await this.#ctx.store.offsets.resetSinkOffsets(name);
+    this.#ctx.nudge(name);
+    return { message: acknowledged ? RESET : RESET_FRAMEWORK_ONLY };
+  }
+
+  /** Steps 2 and 3: the connector exists, is STOPPED and has no task configs. */
+  async #requireStopped(name: string): Promise<{ config: ConfigMap; type: 'source' | 'sink' }> {
+    const { record, tasks } = await requireConnectorWithTasks(this.#ctx, name);
+    if (record.targetState !== 'STOPPED' || tasks.tasks.length > 0) {
+      throw new ConnectorNotStoppedError(name, record.targetState);
+    }
+    const className = record.config['connector.class'] ?? '';
+    const type = findConnectorPlugin(this.#ctx.plugins, className)?.type;
+    if (type === undefined) {
+      throw new BadRequestError(
+        `The offsets of connector ${name} cannot be changed: its class ${className} is not installed`,
+      );
+    }
+    return { config: record.config, type };
+  }
+
+  /** The sink connector's `alterOffsets` hook; a refusal is a 400. */
+  async #sinkHook(
+    config: ConfigMap,
+    offsets: ReadonlyMap<string, number | null>,
+  ): Promise<boolean> {
+    const descriptor = findConnectorPlugin(this.#ctx.plugins, config['connector.class'] ?? '');
+    if (descriptor?.type !== 'sink') return false;
+    try {
+      return (await descriptor.create().alterOffsets(config, offsets)) === true;
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new BadRequestError(`The connector refused to change its offsets: ${detail}`);
+    }
+  }
+}

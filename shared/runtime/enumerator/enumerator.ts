@@ -6,32 +6,24 @@
  * mappings. Every step is idempotent and every write that can race is conditional, so two runs
  * at once converge and an interrupted run leaves a state the next run completes.
  */
-import {
-  type ConfigProviderResolver,
-  resolvePlaceholders,
-} from '../../connect/config-providers.js';
+import { resolvePlaceholders } from '../../connect/config-providers.js';
 import type { Connector } from '../../connect/connector.js';
 import { parseConnectorConfig } from '../../connect/connector-config.js';
 import { parseKafkaSubscription } from '../../connect/kafka-subscription-config.js';
-import type { PluginRegistry } from '../../connect/plugin.js';
-import type { Clock } from '../../ports/clock.js';
 import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { PendingRestart } from '../../ports/connector-meta-store.js';
-import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js';
 import { StaleVersionError } from '../../ports/errors.js';
-import type { KafkaAdminPort, KafkaClientFactory } from '../../ports/kafka.js';
-import type { Logger } from '../../ports/logger.js';
-import type { StateStore } from '../../ports/state-store.js';
 import type { ConnectorState, TaskState, TaskStatus } from '../../ports/status-store.js';
 import { mapLimit } from '../concurrency.js';
-import { transactionalIdOf } from '../source/source-task-runner.js';
-import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import {
-  DEFAULT_MAPPING_SETTINGS,
-  desiredMappings,
-  type MappingDefaults,
-  planMappings,
-} from './sink-mappings.js';
+  type ConnectorReport,
+  DEFAULT_ENUMERATOR_SETTINGS,
+  type EnumeratorDeps,
+  type EnumeratorSettings,
+} from './enumerator-types.js';
+import { fenceReplacedTasks } from './fencing.js';
+import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
+import { desiredMappings, planMappings } from './sink-mappings.js';
 import {
   generateTaskConfigs,
   reverseTransform,
@@ -39,62 +31,6 @@ import {
   taskStoppingOffsets,
   withPartitions,
 } from './task-configs.js';
-
-export interface EnumeratorSettings {
-  /** Written as the worker id of the statuses the enumerator sets. */
-  readonly workerId: string;
-  /** Source-task invocations and status writes in flight per connector. */
-  readonly dispatchConcurrency: number;
-  /** Connectors reconciled at once by `reconcileAll`. */
-  readonly connectorConcurrency: number;
-  readonly mappings: MappingDefaults;
-  /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
-  readonly transactionalIdPrefix: string;
-}
-
-export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
-  workerId: 'enumerator',
-  dispatchConcurrency: 16,
-  connectorConcurrency: 4,
-  mappings: DEFAULT_MAPPING_SETTINGS,
-  transactionalIdPrefix: 'serverless-connect',
-};
-
-export interface EnumeratorDeps {
-  readonly store: StateStore;
-  readonly admin: KafkaAdminPort;
-  readonly plugins: PluginRegistry;
-  readonly invoker: SourceTaskInvoker;
-  readonly mappings: SinkMappingPort;
-  /** Builds throwaway transactional producers to fence older generations' producers. */
-  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
-  /** Keep one per container so discovery honours its interval across runs. */
-  readonly discovery: PartitionDiscovery;
-  readonly settings: EnumeratorSettings;
-}
-
-/** What one run did for one connector. */
-export interface ConnectorReport {
-  readonly connector: string;
-  readonly state: ConnectorState | 'DELETED';
-  readonly kind?: 'source' | 'sink';
-  readonly taskConfigVersion?: number;
-  readonly tasks: number;
-  /** Source tasks invoked by this run. */
-  readonly dispatched: readonly number[];
-  readonly mappings?: {
-    readonly created: number;
-    readonly updated: number;
-    readonly deleted: number;
-  };
-  /** The restart request handled, if any. */
-  readonly restart?: number;
-  /** Set when the connector failed (its status holds the trace). */
-  readonly error?: string;
-}
 
 const STALE_RETRIES = 5;
 
@@ -158,7 +94,7 @@ export class Enumerator {
     if (record.targetState === 'STOPPED') {
       const before = taskSet;
       taskSet = await this.#writeTaskConfigs(name, async () => [], taskSet);
-      await this.#fenceReplaced(name, before, taskSet);
+      await fenceReplacedTasks(this.deps, name, before, taskSet);
       report = await this.#settleStopped(record, taskSet);
     } else {
       report = await this.#settleStarted(record, taskSet);
@@ -253,7 +189,7 @@ export class Enumerator {
       const configs = reverseTransform(record.config, resolved, generated);
       if (kind === 'source') {
         taskSet = await this.#writeTaskConfigs(name, async () => configs, taskSet);
-        await this.#fenceReplaced(name, current, taskSet);
+        await fenceReplacedTasks(this.deps, name, current, taskSet);
       } else {
         const written = await this.#writeSinkTaskConfigs(name, resolved, configs, taskSet);
         taskSet = written.taskSet;
@@ -287,33 +223,6 @@ export class Enumerator {
       ...(mappings === undefined ? {} : { mappings }),
       ...(failure === undefined ? {} : { error: String(failure) }),
     };
-  }
-
-  /**
-   * The KIP-618 fencing round: before any task of a new generation runs, every invocation and
-   * transactional producer of a task whose config changed or that is gone is fenced. Revoking
-   * the lease makes the old invocation's next pending-offsets write fail (so it commits nothing
-   * more); initialising a producer with the task's transactional id aborts its open transaction.
-   * A transaction it committed without promoting its offsets is found by the next owner of its
-   * source partitions (see source-task-context.ts).
-   */
-  async #fenceReplaced(name: string, before: TaskConfigSet, after: TaskConfigSet): Promise<void> {
-    if (before.version === after.version) return;
-    const { store, kafka, settings } = this.deps;
-    const replaced = before.tasks.filter(
-      (old) => after.tasks[old.task]?.generation !== old.generation,
-    );
-    await mapLimit(replaced, settings.dispatchConcurrency, async ({ task }) => {
-      await store.leases.revokeLease({ connector: name, task });
-      const producer = kafka.transactionalProducer(
-        transactionalIdOf(settings.transactionalIdPrefix, name, task),
-      );
-      try {
-        await producer.connect();
-      } finally {
-        await producer.close();
-      }
-    });
   }
 
   /**
@@ -475,4 +384,10 @@ export class Enumerator {
   }
 }
 
-export { PartitionDiscovery };
+export {
+  type ConnectorReport,
+  DEFAULT_ENUMERATOR_SETTINGS,
+  type EnumeratorDeps,
+  type EnumeratorSettings,
+  PartitionDiscovery,
+};

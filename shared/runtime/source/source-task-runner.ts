@@ -10,6 +10,7 @@ import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
+import { ensureOffsetsTopic } from './offsets-topic-creation.js';
 import type { SourceRecordPipeline } from './pipeline.js';
 import { producerOptionsOf } from './producer-overrides.js';
 import { untransacted } from './producer-pool.js';
@@ -62,29 +63,6 @@ export async function runSourceInvocation(
   }
   const session = new SourceSession(deps, invocation, lease);
   return session.run();
-}
-
-/** Offsets topics known to exist, per admin client (that is, per warm container). */
-const ensuredOffsetsTopics = new WeakMap<KafkaAdminPort, Set<string>>();
-
-/** Creates the offsets topic (compacted) when missing; asks the cluster once per container. */
-async function ensureOffsetsTopic(
-  deps: SourceRuntimeDeps,
-  admin: KafkaAdminPort,
-  topic: string,
-): Promise<void> {
-  const known = ensuredOffsetsTopics.get(admin) ?? new Set<string>();
-  ensuredOffsetsTopics.set(admin, known);
-  if (known.has(topic)) return;
-  await admin.createTopics([
-    {
-      topic,
-      partitions: deps.settings.offsetsTopicPartitions,
-      replicationFactor: deps.settings.offsetsTopicReplicationFactor,
-      configs: { 'cleanup.policy': 'compact' },
-    },
-  ]);
-  known.add(topic);
 }
 
 function empty(outcome: SourceRunOutcome): SourceRunResult {

@@ -1,0 +1,66 @@
+import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { PluginRegistry } from '../../connect/plugin.js';
+import type { Clock } from '../../ports/clock.js';
+import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js';
+import type { KafkaAdminPort, KafkaClientFactory } from '../../ports/kafka.js';
+import type { Logger } from '../../ports/logger.js';
+import type { StateStore } from '../../ports/state-store.js';
+import type { ConnectorState } from '../../ports/status-store.js';
+import type { PartitionDiscovery } from './partition-discovery.js';
+import { DEFAULT_MAPPING_SETTINGS, type MappingDefaults } from './sink-mappings.js';
+
+export interface EnumeratorSettings {
+  /** Written as the worker id of the statuses the enumerator sets. */
+  readonly workerId: string;
+  /** Source-task invocations and status writes in flight per connector. */
+  readonly dispatchConcurrency: number;
+  /** Connectors reconciled at once by `reconcileAll`. */
+  readonly connectorConcurrency: number;
+  readonly mappings: MappingDefaults;
+  /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
+  readonly transactionalIdPrefix: string;
+}
+
+export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
+  workerId: 'enumerator',
+  dispatchConcurrency: 16,
+  connectorConcurrency: 4,
+  mappings: DEFAULT_MAPPING_SETTINGS,
+  transactionalIdPrefix: 'serverless-connect',
+};
+
+export interface EnumeratorDeps {
+  readonly store: StateStore;
+  readonly admin: KafkaAdminPort;
+  readonly plugins: PluginRegistry;
+  readonly invoker: SourceTaskInvoker;
+  readonly mappings: SinkMappingPort;
+  /** Builds throwaway transactional producers to fence older generations' producers. */
+  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
+  /** Keep one per container so discovery honours its interval across runs. */
+  readonly discovery: PartitionDiscovery;
+  readonly settings: EnumeratorSettings;
+}
+
+/** What one run did for one connector. */
+export interface ConnectorReport {
+  readonly connector: string;
+  readonly state: ConnectorState | 'DELETED';
+  readonly kind?: 'source' | 'sink';
+  readonly taskConfigVersion?: number;
+  readonly tasks: number;
+  /** Source tasks invoked by this run. */
+  readonly dispatched: readonly number[];
+  readonly mappings?: {
+    readonly created: number;
+    readonly updated: number;
+    readonly deleted: number;
+  };
+  /** The restart request handled, if any. */
+  readonly restart?: number;
+  /** Set when the connector failed (its status holds the trace). */
+  readonly error?: string;
+}

@@ -4,7 +4,7 @@ import { FencedError, isRetriable } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { KafkaAdminPort, OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
+import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';

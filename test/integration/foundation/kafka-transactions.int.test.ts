@@ -82,6 +82,36 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
     expect(seen).toEqual(['c1', 'c2', 'c3', 'c4']);
   });
 
+  it('hides transactions aborted out of start order from read_committed consumers (patched kafkajs)', async () => {
+    // Prepare: three producers interleave on one partition; the last to start aborts first, so
+    // the broker's aborted-transaction list is not in first-offset order (kafkajs 2.2.4 alone
+    // lets the first two transactions' records through; patches/kafkajs+2.2.4.patch fixes it).
+    const topic = uniqueName('tx-order');
+    await createTopics(admin, [{ topic, numPartitions: 1 }]);
+    const producers = [0, 1, 2].map(() => transactionalProducer(kafka, uniqueName('txid')));
+    await Promise.all(producers.map((p) => p.connect()));
+    try {
+      const [a, b, c] = await Promise.all(producers.map((p) => p.transaction()));
+      if (a === undefined || b === undefined || c === undefined) throw new Error('no transaction');
+      await a.send({ topic, messages: [{ value: 'a1' }, { value: 'a2' }] });
+      await b.send({ topic, messages: [{ value: 'b1' }] });
+      await c.send({ topic, messages: [{ value: 'c1' }] });
+      await a.send({ topic, messages: [{ value: 'a3' }] });
+      // Act
+      await c.abort();
+      await b.commit();
+      await a.abort();
+      const after = await producers[0]?.transaction();
+      await after?.send({ topic, messages: [{ value: 'z1' }] });
+      await after?.commit();
+    } finally {
+      await Promise.all(producers.map((p) => p.disconnect()));
+    }
+    // Assess
+    const seen = await readCommitted(kafka, topic, 2);
+    expect(seen).toEqual(['b1', 'z1']);
+  });
+
   it('fences a zombie producer when a newer one initialises the same transactional id', async () => {
     const topic = uniqueName('tx-fence');
     await createTopics(admin, [{ topic, numPartitions: 1 }]);

@@ -103,6 +103,14 @@ export interface TaskConfigSet {
   /** 0 when no task configs were ever written; +1 on each write that changes something. */
   readonly version: number;
   readonly tasks: readonly TaskConfigEntry[];
+  /**
+   * Tasks whose config changed or that were removed by a write whose fencing round has not
+   * completed yet (absent or empty: none). While any is listed, invocations of older
+   * generations may still be live, so no task of the connector may start (a source partition
+   * that moved could be read before its old owner's last transaction is settled). Each write
+   * adds the tasks it replaces; `clearFencing` empties the list once they are fenced.
+   */
+  readonly fencing?: readonly number[];
 }
 
 /**
@@ -181,6 +189,13 @@ export interface ConfigStore {
 
   /** The connector's task configs; version 0 and no tasks when none were written. */
   getTaskConfigs(name: string): Promise<TaskConfigSet>;
+
+  /**
+   * Empties the set's `fencing` list after the caller fenced every task on it, if the stored set
+   * is still at `expectedVersion` (a newer write may list more tasks). Returns the stored set.
+   * @throws StaleVersionError when the stored set is at another version.
+   */
+  clearFencing(name: string, expectedVersion: number): Promise<TaskConfigSet>;
 }
 
 function sameConfig(a: ConfigMap, b: ConfigMap): boolean {
@@ -207,5 +222,15 @@ export function nextTaskConfigSet(
   });
   const unchanged =
     tasks.length === current.tasks.length && tasks.every((entry) => entry.generation !== version);
-  return unchanged ? undefined : { connector: current.connector, version, tasks };
+  if (unchanged) return undefined;
+  const replaced = current.tasks
+    .filter((old) => tasks[old.task]?.generation !== old.generation)
+    .map((old) => old.task);
+  const fencing = [...new Set([...(current.fencing ?? []), ...replaced])].sort((a, b) => a - b);
+  return {
+    connector: current.connector,
+    version,
+    tasks,
+    ...(fencing.length === 0 ? {} : { fencing }),
+  };
 }

@@ -101,6 +101,9 @@ export function encodeTaskConfigs(set: TaskConfigSet, now: number): Item {
         M: { [ATTR.config]: encodeConfig(entry.config), [ATTR.generation]: num(entry.generation) },
       })),
     },
+    ...(set.fencing === undefined || set.fencing.length === 0
+      ? {}
+      : { [ATTR.fencing]: { L: set.fencing.map((task) => num(task)) } }),
   };
 }
 
@@ -118,6 +121,10 @@ export function decodeTaskConfigs(connector: string, item: Item | undefined): Ta
             generation: Number(fields[ATTR.generation]?.N ?? Number.NaN),
           };
         });
+  const fencing = (item[ATTR.fencing]?.L ?? []).map((entry) => Number(entry.N ?? Number.NaN));
+  if (fencing.some((task) => !Number.isInteger(task))) {
+    throw malformed(item, `${ATTR.fencing} must list task numbers`);
+  }
   return {
     connector,
     version: reqN(item, ATTR.version),
@@ -126,6 +133,7 @@ export function decodeTaskConfigs(connector: string, item: Item | undefined): Ta
       config: entry.config,
       generation: entry.generation,
     })),
+    ...(fencing.length === 0 ? {} : { fencing }),
   };
 }
 

@@ -267,6 +267,24 @@ export class DynamoDbConfigStore implements ConfigStore {
     );
     return decodeTaskConfigs(name, item);
   }
+
+  async clearFencing(name: string, expectedVersion: number): Promise<TaskConfigSet> {
+    const result = await this.#table.update(
+      connectorKey(name, KEYS.tasksSk),
+      {
+        update: `REMOVE #${ATTR.fencing}`,
+        condition: `#${ATTR.version} = :expected`,
+        values: { ':expected': num(expectedVersion) },
+      },
+      `clear the fencing list of ${name}`,
+    );
+    if (result.ok) return decodeTaskConfigs(name, result.item);
+    throw new StaleVersionError(
+      `task configs of ${name}`,
+      expectedVersion,
+      result.old === undefined ? 0 : optN(result.old, ATTR.version),
+    );
+  }
 }
 
 function encodeCursor(name: string): string {

@@ -62,6 +62,7 @@ export const ATTR = {
   // TASKS
   tasks: 'tasks',
   generation: 'generation',
+  fencing: 'fencing',
   // TASK#n
   task: 'task',
   epoch: 'epoch',

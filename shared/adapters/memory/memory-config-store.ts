@@ -146,6 +146,18 @@ export class MemoryConfigStore implements ConfigStore {
     return copy(next);
   }
 
+  async clearFencing(name: string, expectedVersion: number): Promise<TaskConfigSet> {
+    const items = this.#db.peek(name);
+    const current = items?.tasks ?? { connector: name, version: 0, tasks: [] };
+    if (current.version !== expectedVersion) {
+      throw new StaleVersionError(`task configs of ${name}`, expectedVersion, current.version);
+    }
+    if (items?.tasks === undefined) return copy(current);
+    const { fencing: _fenced, ...cleared } = items.tasks;
+    items.tasks = cleared;
+    return copy(cleared);
+  }
+
   async getTaskConfigs(name: string): Promise<TaskConfigSet> {
     const tasks = this.#db.peek(name)?.tasks;
     return tasks === undefined ? { connector: name, version: 0, tasks: [] } : copy(tasks);

@@ -21,7 +21,7 @@ import {
   type EnumeratorDeps,
   type EnumeratorSettings,
 } from './enumerator-types.js';
-import { fenceReplacedTasks } from './fencing.js';
+import { completeFencing } from './fencing.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import { desiredMappings, planMappings } from './sink-mappings.js';
 import {
@@ -92,9 +92,8 @@ export class Enumerator {
 
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
-      const before = taskSet;
       taskSet = await this.#writeTaskConfigs(name, async () => [], taskSet);
-      await fenceReplacedTasks(this.deps, name, before, taskSet);
+      taskSet = await completeFencing(this.deps, name, taskSet, 'source');
       report = await this.#settleStopped(record, taskSet);
     } else {
       report = await this.#settleStarted(record, taskSet);
@@ -189,12 +188,12 @@ export class Enumerator {
       const configs = reverseTransform(record.config, resolved, generated);
       if (kind === 'source') {
         taskSet = await this.#writeTaskConfigs(name, async () => configs, taskSet);
-        await fenceReplacedTasks(this.deps, name, current, taskSet);
       } else {
         const written = await this.#writeSinkTaskConfigs(name, resolved, configs, taskSet);
         taskSet = written.taskSet;
         topics = written.topics;
       }
+      taskSet = await completeFencing(this.deps, name, taskSet, kind);
     } catch (error) {
       failure = error;
       this.deps.logger.warn('connector failed', { connector: name, error: traceOf(error) });
@@ -329,6 +328,8 @@ export class Enumerator {
   /** Invokes every source task that is not FAILED and not held by a live invocation. */
   async #dispatchSourceTasks(name: string, taskSet: TaskConfigSet): Promise<number[]> {
     const { store, invoker, clock, settings } = this.deps;
+    // Tasks still to be fenced: nothing starts until a run completes the round.
+    if ((taskSet.fencing ?? []).length > 0) return [];
     const failed = new Set(
       (await store.status.listTaskStatuses(name))
         .filter((s) => s.state === 'FAILED')

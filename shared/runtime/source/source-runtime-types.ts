@@ -96,6 +96,8 @@ export type SourceRunOutcome =
   | 'not-running'
   | 'lease-held'
   | 'stale-generation'
+  /** The enumerator's fencing round of a reconfiguration is not complete; nothing ran. */
+  | 'awaiting-fencing'
   | 'fenced'
   | 'outcome-unknown'
   /** A retriable error ended the invocation early; the next one carries on. */

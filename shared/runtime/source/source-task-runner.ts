@@ -163,6 +163,12 @@ class SourceSession {
             : 'not-running',
         );
       }
+      // Older generations of replaced tasks may still be live until the fencing round ends;
+      // a source partition that moved here could be read before their last commit.
+      if ((taskSet.fencing ?? []).length > 0) {
+        await this.#release();
+        return this.#result('awaiting-fencing');
+      }
       const providers = deps.configProviders ?? {};
       const config = parseConnectorConfig(
         await resolvePlaceholders(connectorRecord.config, providers),

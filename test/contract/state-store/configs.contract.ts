@@ -281,7 +281,42 @@ export function configContract(factory: StateStoreFactory): void {
 
       const set = await store.configs.putTaskConfigs('c', [], 1);
 
-      expect(set).toEqual({ connector: 'c', version: 2, tasks: [] });
+      expect(set).toEqual({ connector: 'c', version: 2, tasks: [], fencing: [0, 1] });
+    });
+
+    it('lists the tasks each write replaces for fencing, accumulating until cleared', async () => {
+      const { store } = await factory();
+      await seedConnector(store, 'c', { tasks: 3 });
+      const first = await store.configs.putTaskConfigs(
+        'c',
+        [taskConfig('c', 0), taskConfig('c', 1, { split: 'moved' })],
+        1,
+      );
+
+      const second = await store.configs.putTaskConfigs(
+        'c',
+        [taskConfig('c', 0, { split: 'again' }), taskConfig('c', 1, { split: 'moved' })],
+        2,
+      );
+
+      expect(first.fencing).toEqual([1, 2]);
+      expect(second.fencing).toEqual([0, 1, 2]);
+      expect((await store.configs.getTaskConfigs('c')).fencing).toEqual([0, 1, 2]);
+    });
+
+    it('clears the fencing list only at the version the fencing round read', async () => {
+      const { store } = await factory();
+      await seedConnector(store, 'c', { tasks: 2 });
+      const written = await store.configs.putTaskConfigs('c', [taskConfig('c', 0)], 1);
+
+      const stale = store.configs.clearFencing('c', 1);
+      await expect(stale).rejects.toBeInstanceOf(StaleVersionError);
+      const cleared = await store.configs.clearFencing('c', written.version);
+
+      expect(written.fencing).toEqual([1]);
+      expect(cleared.fencing ?? []).toEqual([]);
+      expect(cleared.version).toBe(2);
+      expect(await store.configs.getTaskConfigs('c')).toEqual(cleared);
     });
 
     it('refuses task configs written over a version the writer did not read', async () => {

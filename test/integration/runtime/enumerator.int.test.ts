@@ -259,4 +259,55 @@ describe('enumerator (real broker + dynalite)', () => {
     const owned = raced.tasks.map((t) => (t.config[TASK_PARTITIONS_KEY] ?? '').split(',').length);
     expect(owned.sort()).toEqual([1, 1, 2, 2]);
   });
+
+  it('reconfigures tasks.max 3 -> 5 -> 1 -> 3 while producing, fencing older generations: no duplicate, no gap', async () => {
+    // Prepare
+    const { run, invoker } = enumerator();
+    const total = 200;
+    const { name, topic, config } = await sequenceConnector(6, total, {
+      'tasks.max': '3',
+      'poll.delay.ms': '20',
+    });
+    const steps = new Map([
+      [2, '5'],
+      [4, '1'],
+      [6, '3'],
+    ]);
+    const seenTaskCounts: number[] = [];
+    // Act
+    await runUntilDone(
+      run,
+      name,
+      6,
+      total,
+      async (round) => {
+        const max = steps.get(round);
+        if (max === undefined) return;
+        const record = await store.configs.getConnector(name);
+        await store.configs.updateConnector(
+          name,
+          { ...config, 'tasks.max': max },
+          record?.version ?? 0,
+        );
+        seenTaskCounts.push(Number(max));
+      },
+      12,
+    );
+    await invoker.drain();
+    // Assess
+    expect(seenTaskCounts).toEqual([5, 1, 3]);
+    // Older generations were running when they were replaced, and were fenced.
+    expect(outcomes).toContain('fenced');
+    expect((await store.configs.getTaskConfigs(name)).tasks).toHaveLength(3);
+    const report = await delivered(topic, 6, total);
+    expect({
+      duplicates: report.duplicates,
+      losses: report.losses,
+      records: report.records,
+    }).toEqual({
+      duplicates: 0,
+      losses: 0,
+      records: 6 * total,
+    });
+  }, 120_000);
 });

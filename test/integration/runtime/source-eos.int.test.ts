@@ -183,6 +183,38 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
     );
   });
 
+  it('starts no task while a reconfiguration still has tasks to fence, and runs once it is done', async () => {
+    // Prepare: task configs rewritten (1 -> 2 tasks, task 0 changed) and not yet fenced.
+    const { name, topic } = await createConnector(2, 20, 10);
+    const current = await store.configs.getTaskConfigs(name);
+    const base = current.tasks[0]?.config ?? {};
+    const written = await store.configs.putTaskConfigs(
+      name,
+      [
+        { ...base, partitions: '0' },
+        { ...base, partitions: '1' },
+      ],
+      current.version,
+    );
+    const generation = written.tasks[0]?.generation ?? -1;
+    // Act
+    const blocked = await runSourceInvocation(
+      deps(new ProducerPool(factory)),
+      invocation(name, generation),
+    );
+    await store.configs.clearFencing(name, written.version);
+    const ran = await runSourceInvocation(
+      deps(new ProducerPool(factory)),
+      invocation(name, generation),
+    );
+    // Assess
+    expect(written.fencing).toEqual([0]);
+    expect(blocked).toMatchObject({ outcome: 'awaiting-fencing', records: 0 });
+    expect(await store.leases.getLease({ connector: name, task: 0 })).toBeUndefined();
+    expect(ran).toMatchObject({ outcome: 'completed', records: 20 });
+    expect(await checkExactlyOnce(topic, 1, 20)).toMatchObject({ duplicates: 0, losses: 0 });
+  });
+
   const points: SourceCheckpoint[] = [
     'before-send',
     'after-send',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Enumerator } from '../../../../../shared/runtime/enumerator/enumerator.js';
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,
@@ -102,6 +103,44 @@ describe('Enumerator', () => {
         await expect(h.store.leases.renewLease(lease, 1_000)).rejects.toThrow();
       }
       expect(report.dispatched).toEqual([0]);
+    });
+
+    it('completes the fencing round a run left undone before any task of the new generation starts', async () => {
+      // Prepare: a run writes 2 -> 1 task configs and dies in its fencing round.
+      const h = harness();
+      const config = datagenConfig('gen', { 'source.partitions': '4', 'tasks.max': '2' });
+      await h.store.configs.createConnector('gen', config);
+      await h.enumerator.reconcile('gen');
+      const first = await h.store.configs.getTaskConfigs('gen');
+      const old = await h.store.leases.acquireLease({
+        connector: 'gen',
+        task: 1,
+        owner: 'old-1',
+        generation: first.tasks[1]?.generation ?? -1,
+        ttlMs: 600_000,
+      });
+      await h.store.configs.updateConnector('gen', { ...config, 'tasks.max': '1' }, 1);
+      const dying = new Enumerator({
+        ...h.deps,
+        kafka: {
+          transactionalProducer: () => {
+            throw new Error('the run died here');
+          },
+        },
+      });
+      h.invocations.length = 0;
+      const interrupted = await dying.reconcile('gen');
+      const left = await h.store.configs.getTaskConfigs('gen');
+      // Act: the next run finds the new configs already written
+      const report = await h.enumerator.reconcile('gen');
+      // Assess
+      expect(interrupted.dispatched).toEqual([]);
+      expect(left.fencing).toEqual([0, 1]);
+      expect(h.fenced).toEqual(['serverless-connect-gen-0', 'serverless-connect-gen-1']);
+      await expect(h.store.leases.renewLease(old, 1_000)).rejects.toThrow();
+      expect((await h.store.configs.getTaskConfigs('gen')).fencing).toBeUndefined();
+      expect(report.dispatched).toEqual([0]);
+      expect(h.invocations.map((i) => i.task)).toEqual([0]);
     });
 
     it('fences nothing when a run finds the task configs unchanged', async () => {

@@ -22,6 +22,9 @@ import type { ReconcileTrigger } from '../shared/ports/dispatch.js';
 import type { KafkaAdminPort } from '../shared/ports/kafka.js';
 import type { Logger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
+import { ConnectorAliasResolver } from '../shared/runtime/sink/function-alias.js';
+import type { SinkFunctionDeps } from '../shared/runtime/sink/sink-runtime-types.js';
+import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
 import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
 import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
 import {
@@ -40,6 +43,8 @@ export interface Composition {
   readonly plugins: PluginRegistry;
   readonly logger: Logger;
   readonly source: SourceRuntimeDeps;
+  /** The sink runtime; its started tasks are stopped by `close`. */
+  readonly sink: SinkFunctionDeps;
   /** Nudges the enumerator (ENUMERATOR_FUNCTION); without it, only logs. */
   readonly reconcile: ReconcileTrigger;
   close(): Promise<void>;
@@ -94,6 +99,25 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       exactlyOnce: env.exactlyOnceSource,
     },
   };
+  const sink: SinkFunctionDeps = {
+    store,
+    plugins,
+    clock: systemClock,
+    sleep,
+    logger,
+    tasks: new SinkTaskCache({ logger }),
+    aliases: new ConnectorAliasResolver(store.configs),
+    // Sink dead letter queues are written outside any transaction, as Kafka Connect does.
+    deadLetters: {
+      send: async (records) => {
+        await (await producers.idempotent()).send(records);
+      },
+    },
+    admin,
+    // The same providers and metrics as source tasks (one secrets cache per container).
+    ...(source.configProviders === undefined ? {} : { configProviders: source.configProviders }),
+    ...(source.metrics === undefined ? {} : { metrics: source.metrics }),
+  };
   const reconcile: ReconcileTrigger =
     env.enumeratorFunction === undefined
       ? {
@@ -115,8 +139,10 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     plugins,
     logger,
     source,
+    sink,
     reconcile,
     close: async () => {
+      await sink.tasks.closeAll();
       await producers.closeAll();
       await admin.close();
       await kafka.close();

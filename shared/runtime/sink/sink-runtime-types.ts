@@ -1,0 +1,89 @@
+import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { PluginRegistry } from '../../connect/plugin.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KafkaAdminPort } from '../../ports/kafka.js';
+import type { Logger } from '../../ports/logger.js';
+import type { MetricsSink } from '../../ports/metrics.js';
+import type { StateStore } from '../../ports/state-store.js';
+import type { DeadLetterSink } from '../dead-letter.js';
+import type { ConnectorAliasResolver } from './function-alias.js';
+import type { SinkTaskCache } from './sink-task-cache.js';
+
+/** What the sink runtime needs; built once per container by the composition root. */
+export interface SinkRuntimeDeps {
+  readonly store: StateStore;
+  readonly plugins: PluginRegistry;
+  readonly clock: Clock;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly logger: Logger;
+  /** The started tasks this container keeps across invocations (close it on shutdown). */
+  readonly tasks: SinkTaskCache;
+  /**
+   * Where dead letter records go (an idempotent producer; sink DLQ writes are not transactional).
+   * Required for connectors that set `errors.deadletterqueue.topic.name`: without it their tasks
+   * fail to start.
+   */
+  readonly deadLetters?: DeadLetterSink;
+  /** Creates a missing dead letter topic when a task starts, as Connect does; skipped when absent. */
+  readonly admin?: Pick<KafkaAdminPort, 'createTopics'>;
+  /** Config providers by name: `${provider:path:key}` placeholders are resolved at task start. */
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
+  /** Per-partition batch metrics (CloudWatch EMF in AWS); none when absent. */
+  readonly metrics?: MetricsSink;
+  /** Uniform in [0, 1), for retry jitter. @default Math.random */
+  readonly random?: () => number;
+}
+
+/** The sink function's services: the runtime plus the alias-to-connector resolver. */
+export interface SinkFunctionDeps extends SinkRuntimeDeps {
+  readonly aliases: ConnectorAliasResolver;
+}
+
+/** One invocation of the sink function. */
+export interface SinkInvocation {
+  /** The connector (from the function alias the mapping invoked). */
+  readonly connector: string;
+  /** The Kafka event source mapping event, as received (decoded and checked here). */
+  readonly event: unknown;
+  /** Absolute time (ms, on the injected clock) by which the invocation must have returned. */
+  readonly deadline: number;
+  /** Shown in task statuses (the Lambda log stream). */
+  readonly workerId: string;
+}
+
+/** What one partition of the batch came to. */
+export interface SinkPartitionSummary {
+  readonly topic: string;
+  readonly partition: number;
+  readonly task: number;
+  /** Records of the partition in the event. */
+  readonly records: number;
+  /** Records given to `put`. */
+  readonly written: number;
+  /** Not given to the pipeline: `duplicates` + `pastStopping`. */
+  readonly skipped: number;
+  /** At or below the stored sink offset (a redelivery). */
+  readonly duplicates: number;
+  /** At or beyond the partition's stopping offset (bounded mode). */
+  readonly pastStopping: number;
+  /** Dropped by a transformation. */
+  readonly filtered: number;
+  /** Failed and skipped under `errors.tolerance=all` (in the pipeline or reported by the task). */
+  readonly failed: number;
+  /** Of those, sent to the dead letter queue. */
+  readonly dlq: number;
+  /** The last offset of the partition in the event. */
+  readonly batchEndOffset: number;
+  /** The stored sink offset (last durably written record) after the batch, when there is one. */
+  readonly committedOffset?: number;
+}
+
+/** The handler's result: for logs and tests. */
+export interface SinkRunSummary {
+  readonly connector: string;
+  readonly records: number;
+  readonly written: number;
+  readonly skipped: number;
+  readonly dlq: number;
+  readonly partitions: readonly SinkPartitionSummary[];
+}

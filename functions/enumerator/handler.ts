@@ -13,6 +13,7 @@ import {
   Enumerator,
   PartitionDiscovery,
 } from '../../shared/runtime/enumerator/enumerator.js';
+import { sinkFunctionAlias } from '../../shared/runtime/sink/function-alias.js';
 import { composition } from '../_compose.js';
 
 /**
@@ -83,6 +84,7 @@ function build(): Enumerator {
     mappings: new LambdaSinkMappings(lambda, {
       functionName: required('SINK_TASK_FUNCTION'),
       cluster: clusterSource(process.env, env.kafkaBrokers),
+      aliasOf: sinkFunctionAlias,
     }),
     discovery: new PartitionDiscovery(),
     ...(source.configProviders === undefined ? {} : { configProviders: source.configProviders }),

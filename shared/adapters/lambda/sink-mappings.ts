@@ -1,8 +1,10 @@
 import {
+  CreateAliasCommand,
   CreateEventSourceMappingCommand,
   DeleteEventSourceMappingCommand,
   type EventSourceMappingConfiguration,
   type LambdaClient,
+  ListAliasesCommand,
   ListEventSourceMappingsCommand,
   ListTagsCommand,
   type SourceAccessConfiguration,
@@ -24,10 +26,18 @@ export type KafkaClusterSource =
     };
 
 export interface LambdaSinkMappingsOptions {
-  /** The sink-task function the mappings invoke. */
+  /** The sink-task function the mappings invoke (unqualified name or ARN). */
   readonly functionName: string;
   readonly cluster: KafkaClusterSource;
+  /**
+   * The alias of the sink function a connector's mappings invoke (the event does not name the
+   * connector; the handler reads the alias from its invoked ARN). Aliases point at `$LATEST`.
+   */
+  readonly aliasOf: (connector: string) => string;
 }
+
+/** The prefix every connector alias starts with (see `sinkFunctionAlias`). */
+const ALIAS_PREFIX = 'c-';
 
 const GONE_STATES = new Set(['Deleting']);
 const DISABLED_STATES = new Set(['Disabled', 'Disabling']);
@@ -38,11 +48,14 @@ function nameOf(error: unknown): string {
 
 /**
  * Sink mappings as Lambda event source mappings of the sink function, one per connector and
- * topic, tagged with the connector's name. Tags never change, so they are read once per
- * mapping and container.
+ * topic, each invoking the function through the connector's alias and tagged with the
+ * connector's name. Tags never change, so they are read once per mapping and container.
+ * Aliases are created with the first mapping and kept (they cost nothing; a connector created
+ * again under the same name reuses its alias).
  */
 export class LambdaSinkMappings implements SinkMappingPort {
   readonly #connectorOf = new Map<string, string | undefined>();
+  readonly #aliases = new Set<string>();
 
   constructor(
     private readonly client: LambdaClient,
@@ -50,32 +63,40 @@ export class LambdaSinkMappings implements SinkMappingPort {
   ) {}
 
   async list(connector?: string): Promise<SinkMapping[]> {
+    const aliases =
+      connector === undefined ? await this.#listAliases() : [this.options.aliasOf(connector)];
     const found: SinkMapping[] = [];
-    let marker: string | undefined;
-    do {
-      const page = await this.client.send(
-        new ListEventSourceMappingsCommand({
-          FunctionName: this.options.functionName,
-          ...(marker === undefined ? {} : { Marker: marker }),
-        }),
-      );
-      for (const config of page.EventSourceMappings ?? []) {
-        const mapping = await this.#toMapping(config);
-        if (mapping !== undefined && (connector === undefined || mapping.connector === connector)) {
-          found.push(mapping);
+    for (const alias of aliases) {
+      let marker: string | undefined;
+      do {
+        const page = await this.client.send(
+          new ListEventSourceMappingsCommand({
+            FunctionName: this.#qualified(alias),
+            ...(marker === undefined ? {} : { Marker: marker }),
+          }),
+        );
+        for (const config of page.EventSourceMappings ?? []) {
+          const mapping = await this.#toMapping(config);
+          if (
+            mapping !== undefined &&
+            (connector === undefined || mapping.connector === connector)
+          ) {
+            found.push(mapping);
+          }
         }
-      }
-      marker = page.NextMarker;
-    } while (marker !== undefined);
+        marker = page.NextMarker;
+      } while (marker !== undefined);
+    }
     return found;
   }
 
   async create(spec: SinkMappingSpec): Promise<SinkMapping> {
-    const { cluster, functionName } = this.options;
+    const { cluster } = this.options;
+    const alias = await this.#ensureAlias(spec.connector);
     try {
       const created = await this.client.send(
         new CreateEventSourceMappingCommand({
-          FunctionName: functionName,
+          FunctionName: this.#qualified(alias),
           Topics: [spec.topic],
           StartingPosition: spec.startingPosition,
           BatchSize: spec.batchSize,
@@ -134,6 +155,50 @@ export class LambdaSinkMappings implements SinkMappingPort {
       if (nameOf(error) !== 'ResourceNotFoundException') throw error;
     }
     this.#connectorOf.delete(mapping.id);
+  }
+
+  #qualified(alias: string): string {
+    return `${this.options.functionName}:${alias}`;
+  }
+
+  /** The connector aliases of the sink function. */
+  async #listAliases(): Promise<string[]> {
+    const names: string[] = [];
+    let marker: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListAliasesCommand({
+          FunctionName: this.options.functionName,
+          ...(marker === undefined ? {} : { Marker: marker }),
+        }),
+      );
+      for (const alias of page.Aliases ?? []) {
+        if (alias.Name?.startsWith(ALIAS_PREFIX)) names.push(alias.Name);
+      }
+      marker = page.NextMarker;
+    } while (marker !== undefined);
+    return names;
+  }
+
+  /** Creates the connector's alias (on `$LATEST`) unless this container saw it already. */
+  async #ensureAlias(connector: string): Promise<string> {
+    const alias = this.options.aliasOf(connector);
+    if (this.#aliases.has(alias)) return alias;
+    try {
+      await this.client.send(
+        new CreateAliasCommand({
+          FunctionName: this.options.functionName,
+          Name: alias,
+          FunctionVersion: '$LATEST',
+          Description: `serverless-connect sink connector ${connector}`.slice(0, 256),
+        }),
+      );
+    } catch (error) {
+      // It exists already (an earlier run, or a connector of the same name before).
+      if (nameOf(error) !== 'ResourceConflictException') throw error;
+    }
+    this.#aliases.add(alias);
+    return alias;
   }
 
   async #toMapping(config: EventSourceMappingConfiguration): Promise<SinkMapping | undefined> {

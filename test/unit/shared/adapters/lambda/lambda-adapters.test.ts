@@ -79,18 +79,33 @@ describe('LambdaSourceTaskInvoker and LambdaReconcileTrigger', () => {
 });
 
 describe('LambdaSinkMappings', () => {
-  it('creates a self-managed Kafka mapping with the group, topic and connector tag', async () => {
-    const { client, sent } = fakeLambda(() => ({ UUID: 'u-1' }));
+  it('creates a self-managed Kafka mapping through the connector alias, with the group, topic and connector tag', async () => {
+    const { client, sent } = fakeLambda(({ command }) =>
+      command === 'CreateAliasCommand' ? named('ResourceConflictException') : { UUID: 'u-1' },
+    );
     const mappings = new LambdaSinkMappings(client, {
       functionName: 'sink-fn',
+      aliasOf: (connector: string) => `c-${connector}`,
       cluster: { kind: 'self-managed', bootstrapServers: ['b1:9092', 'b2:9092'] },
     });
 
     const created = await mappings.create(spec);
 
+    await mappings.create({ ...spec, topic: 'payments' });
+
     expect(created.id).toBe('u-1');
+    expect(sent.map((s) => s.command)).toEqual([
+      'CreateAliasCommand',
+      'CreateEventSourceMappingCommand',
+      'CreateEventSourceMappingCommand',
+    ]);
     expect(sent[0]?.input).toMatchObject({
       FunctionName: 'sink-fn',
+      Name: 'c-to-s3',
+      FunctionVersion: '$LATEST',
+    });
+    expect(sent[1]?.input).toMatchObject({
+      FunctionName: 'sink-fn:c-to-s3',
       Topics: ['orders'],
       StartingPosition: 'TRIM_HORIZON',
       Enabled: true,
@@ -100,9 +115,14 @@ describe('LambdaSinkMappings', () => {
     });
   });
 
-  it('lists only its own mappings, by connector tag, with their enabled state', async () => {
+  it('lists only its own mappings, through the connector aliases and tags, with their enabled state', async () => {
+    const listedFor: unknown[] = [];
     const { client } = fakeLambda(({ command, input }) => {
+      if (command === 'ListAliasesCommand') {
+        return { Aliases: [{ Name: 'c-one' }, { Name: 'live' }] };
+      }
       if (command === 'ListEventSourceMappingsCommand') {
+        listedFor.push(input.FunctionName);
         return {
           EventSourceMappings: [
             {
@@ -130,12 +150,14 @@ describe('LambdaSinkMappings', () => {
     });
     const mappings = new LambdaSinkMappings(client, {
       functionName: 'sink-fn',
+      aliasOf: (connector: string) => `c-${connector}`,
       cluster: { kind: 'msk', clusterArn: 'arn:kafka' },
     });
 
     const all = await mappings.list();
     const one = await mappings.list('one');
 
+    expect(listedFor).toEqual(['sink-fn:c-one', 'sink-fn:c-one']);
     expect(all.map((m) => [m.id, m.connector, m.enabled])).toEqual([
       ['a', 'one', true],
       ['b', 'two', false],
@@ -162,6 +184,7 @@ describe('LambdaSinkMappings', () => {
     );
     const mappings = new LambdaSinkMappings(client, {
       functionName: 'sink-fn',
+      aliasOf: (connector: string) => `c-${connector}`,
       cluster: { kind: 'msk', clusterArn: 'arn:kafka' },
     });
     const mapping = { ...spec, id: 'u-1' };

@@ -23,8 +23,9 @@ import {
 } from './enumerator-types.js';
 import { completeFencing } from './fencing.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
-import { desiredMappings, planMappings } from './sink-mappings.js';
+import { syncMappings } from './sink-mappings.js';
 import {
+  boundedFinished,
   generateTaskConfigs,
   reverseTransform,
   storedPartitions,
@@ -33,6 +34,9 @@ import {
 } from './task-configs.js';
 
 const STALE_RETRIES = 5;
+
+/** The worker id of a bounded sink task that has written everything up to its stopping offsets. */
+export const BOUNDED_FINISHED_WORKER = 'finished: stopping offsets reached';
 
 function traceOf(error: unknown): string {
   return error instanceof Error
@@ -152,7 +156,13 @@ export class Enumerator {
     for (const status of await store.status.listTaskStatuses(record.name)) {
       await store.status.removeTaskStatus(status);
     }
-    const mappings = await this.#syncMappings(record.name, undefined, false);
+    const mappings = await syncMappings(
+      this.deps.mappings,
+      record.name,
+      undefined,
+      false,
+      this.deps.settings.mappings,
+    );
     await this.#putConnectorState(record.name, 'STOPPED');
     return {
       connector: record.name,
@@ -199,12 +209,31 @@ export class Enumerator {
       this.deps.logger.warn('connector failed', { connector: name, error: traceOf(error) });
     }
     const paused = record.targetState === 'PAUSED';
-    await this.#settleTaskStatuses(name, taskSet, kind, paused);
+    // A bounded sink whose partitions all reached their stopping offsets has ended: its
+    // mappings are disabled and its tasks say so in their worker id.
+    const finished =
+      kind === 'sink' &&
+      boundedFinished(
+        taskSet.tasks,
+        new Map(
+          (await this.deps.store.offsets.getSinkOffsets(name)).map((o) => [
+            `${o.topic}-${o.partition}`,
+            o.offset,
+          ]),
+        ),
+      );
+    await this.#settleTaskStatuses(name, taskSet, kind, paused, finished);
     const dispatched =
       kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
     const mappings =
       kind === 'sink'
-        ? await this.#syncMappings(name, topics, !paused && failure === undefined)
+        ? await syncMappings(
+            this.deps.mappings,
+            name,
+            topics,
+            !paused && failure === undefined && !finished,
+            this.deps.settings.mappings,
+          )
         : undefined;
     const state: ConnectorState = failure !== undefined ? 'FAILED' : paused ? 'PAUSED' : 'RUNNING';
     await this.#putConnectorState(
@@ -301,6 +330,7 @@ export class Enumerator {
     taskSet: TaskConfigSet,
     kind: 'source' | 'sink' | undefined,
     paused: boolean,
+    finished = false,
   ): Promise<void> {
     const { store, settings } = this.deps;
     const statuses = await store.status.listTaskStatuses(name);
@@ -316,10 +346,11 @@ export class Enumerator {
       else if (paused) next = 'PAUSED';
       else if (kind === 'sink') next = 'RUNNING';
       else if (state === undefined || state === 'PAUSED') next = 'UNASSIGNED';
-      if (next !== undefined && next !== state) {
+      const marked = finished && byTask.get(task)?.workerId !== BOUNDED_FINISHED_WORKER;
+      if (next !== undefined && (next !== state || marked)) {
         await store.status.putTaskStatus(
           { connector: name, task },
-          { state: next, workerId: settings.workerId },
+          { state: next, workerId: finished ? BOUNDED_FINISHED_WORKER : settings.workerId },
         );
       }
     });
@@ -353,25 +384,6 @@ export class Enumerator {
    * Brings the connector's mappings to one per subscribed topic (`topics`; undefined keeps the
    * existing topics), enabled or not.
    */
-  async #syncMappings(
-    name: string,
-    topics: readonly string[] | undefined,
-    enabled: boolean,
-  ): Promise<{ created: number; updated: number; deleted: number } | undefined> {
-    const { mappings, settings } = this.deps;
-    const existing = await mappings.list(name);
-    if (topics === undefined && existing.length === 0) return undefined;
-    const wanted = topics ?? existing.map((m) => m.topic);
-    const plan = planMappings(existing, desiredMappings(name, wanted, enabled, settings.mappings));
-    for (const spec of plan.create) await mappings.create(spec);
-    for (const { mapping, spec } of plan.update) await mappings.update(mapping, spec);
-    for (const mapping of plan.delete) await mappings.delete(mapping);
-    return {
-      created: plan.create.length,
-      updated: plan.update.length,
-      deleted: plan.delete.length,
-    };
-  }
 
   async #putConnectorState(name: string, state: ConnectorState, trace?: string): Promise<void> {
     const { store, settings } = this.deps;

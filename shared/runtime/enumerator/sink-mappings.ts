@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type {
   MappingStartingPosition,
   SinkMapping,
+  SinkMappingPort,
   SinkMappingSpec,
 } from '../../ports/dispatch.js';
 
@@ -97,4 +98,26 @@ export function planMappings(
     ...[...byTopic.values()].filter((mapping) => !wanted.has(mapping.topic)),
   ];
   return { create, update, delete: remove };
+}
+
+/**
+ * Brings the connector's mappings to one per topic of `topics` (or, when `topics` is undefined,
+ * the topics its mappings already read), all enabled or all disabled. Undefined when the
+ * connector has no mapping and none is wanted.
+ */
+export async function syncMappings(
+  mappings: SinkMappingPort,
+  name: string,
+  topics: readonly string[] | undefined,
+  enabled: boolean,
+  defaults: MappingDefaults,
+): Promise<{ created: number; updated: number; deleted: number } | undefined> {
+  const existing = await mappings.list(name);
+  if (topics === undefined && existing.length === 0) return undefined;
+  const wanted = topics ?? existing.map((m) => m.topic);
+  const plan = planMappings(existing, desiredMappings(name, wanted, enabled, defaults));
+  for (const spec of plan.create) await mappings.create(spec);
+  for (const { mapping, spec } of plan.update) await mappings.update(mapping, spec);
+  for (const mapping of plan.delete) await mappings.delete(mapping);
+  return { created: plan.create.length, updated: plan.update.length, deleted: plan.delete.length };
 }

@@ -147,3 +147,26 @@ export function taskStoppingOffsets(config: ConfigMap): Map<string, number> {
       }),
   );
 }
+
+/**
+ * Whether a bounded subscription is done: some task has stopping offsets, and every assigned
+ * partition has one that its stored sink offset (the last record written) has reached. Flink's
+ * bounded KafkaSource finishes a split the same way; here the enumerator then disables the
+ * connector's mappings.
+ */
+export function boundedFinished(
+  tasks: readonly TaskConfigEntry[],
+  written: ReadonlyMap<string, number>,
+): boolean {
+  let bounded = false;
+  for (const { config } of tasks) {
+    const stopping = taskStoppingOffsets(config);
+    for (const id of (config[TASK_PARTITIONS_KEY] ?? '').split(',').filter((p) => p.length > 0)) {
+      const stop = stopping.get(id);
+      if (stop === undefined) return false;
+      bounded = true;
+      if (stop > 0 && (written.get(id) ?? -1) < stop - 1) return false;
+    }
+  }
+  return bounded;
+}

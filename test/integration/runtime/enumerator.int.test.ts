@@ -185,6 +185,42 @@ describe('enumerator (real broker + dynalite)', () => {
     expect((await store.status.getConnectorStatus(name))?.state).toBe('RUNNING');
   });
 
+  it('follows pause, resume and stop of a source connector in dispatch and statuses, with no gap or duplicate', async () => {
+    // Prepare
+    const { run, invoker } = enumerator();
+    const { name, topic } = await sequenceConnector(2, 150, {
+      'tasks.max': '2',
+      'poll.delay.ms': '20',
+    });
+    await run.reconcile(name);
+    await sleep(300);
+    // Act
+    await store.configs.setTargetState(name, 'PAUSED');
+    const paused = await run.reconcile(name);
+    await invoker.drain();
+    const pausedStates = (await store.status.listTaskStatuses(name)).map((s) => s.state);
+    const atPause = await store.offsets.listSourceOffsets(name);
+    await sleep(300);
+    const stillPaused = await store.offsets.listSourceOffsets(name);
+    await store.configs.setTargetState(name, 'RUNNING');
+    await runUntilDone(run, name, 2, 150);
+    await invoker.drain();
+    await store.configs.setTargetState(name, 'STOPPED');
+    const stopped = await run.reconcile(name);
+    // Assess
+    expect(paused.dispatched).toEqual([]);
+    expect(pausedStates).toEqual(['PAUSED', 'PAUSED']);
+    expect(stillPaused).toEqual(atPause);
+    expect(stopped.state).toBe('STOPPED');
+    expect((await store.configs.getTaskConfigs(name)).tasks).toEqual([]);
+    expect(await store.status.listTaskStatuses(name)).toEqual([]);
+    const report = await delivered(topic, 2, 150);
+    expect({ duplicates: report.duplicates, losses: report.losses }).toEqual({
+      duplicates: 0,
+      losses: 0,
+    });
+  });
+
   it('follows a sink subscription: partitions added and a new matching topic are discovered, mappings follow the target state', async () => {
     // Prepare
     const { run, mappings } = enumerator();

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Enumerator } from '../../../../../shared/runtime/enumerator/enumerator.js';
+import {
+  BOUNDED_FINISHED_WORKER,
+  Enumerator,
+} from '../../../../../shared/runtime/enumerator/enumerator.js';
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,
@@ -384,6 +387,32 @@ describe('Enumerator', () => {
       const [task] = (await h.store.configs.getTaskConfigs('s')).tasks;
       expect(task?.config[TASK_PARTITIONS_KEY]).toBe('orders-0,orders-1');
       expect(task?.config[TASK_STOPPING_OFFSETS_KEY]).toBe('orders-0=50,orders-1=50');
+    });
+
+    it('ends a bounded sink once every partition reached its stopping offset: mappings disabled, tasks marked', async () => {
+      // Prepare
+      const h = harness();
+      h.cluster.add('orders', 2, 50);
+      await h.store.configs.createConnector(
+        's',
+        sinkConfig('s', { 'tasks.max': '2', 'stopping.offsets': 'latest' }),
+      );
+      await h.enumerator.reconcile('s');
+      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, offset: 49 });
+      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, offset: 48 });
+      // Act
+      await h.enumerator.reconcile('s');
+      const midway = (await h.mappings.list('s')).map((m) => m.enabled);
+      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, offset: 49 });
+      await h.enumerator.reconcile('s');
+      // Assess
+      expect(midway).toEqual([true]);
+      expect((await h.mappings.list('s')).map((m) => m.enabled)).toEqual([false]);
+      const statuses = await h.store.status.listTaskStatuses('s');
+      expect(statuses.map((s) => [s.state, s.workerId])).toEqual([
+        ['RUNNING', BOUNDED_FINISHED_WORKER],
+        ['RUNNING', BOUNDED_FINISHED_WORKER],
+      ]);
     });
   });
 

@@ -15,11 +15,13 @@ import {
 } from '../../shared/runtime/enumerator/enumerator.js';
 import { sinkFunctionAlias } from '../../shared/runtime/sink/function-alias.js';
 import { composition } from '../_compose.js';
+import { createdObjectsOf, s3SourcesReading } from './s3-trigger.js';
 
 /**
  * What starts an enumerator run: the one-minute schedule (EventBridge), a nudge from the REST
  * API (`{"connector": name}`), or the state table's stream (the connectors whose items
- * changed). Anything else reconciles every connector.
+ * changed). Anything else reconciles every connector. (S3 object-created notifications are
+ * handled before this: see s3-trigger.ts.)
  */
 export function connectorsToReconcile(event: unknown): string[] | 'all' {
   const e = (event ?? {}) as Record<string, unknown>;
@@ -98,7 +100,12 @@ function build(): Enumerator {
 /** One enumerator run. Failures of single connectors are in the reports, not thrown. */
 export async function enumerate(event: unknown): Promise<{ reports: ConnectorReport[] }> {
   enumerator ??= build();
-  const target = connectorsToReconcile(event);
+  // An S3 object-created notification dispatches the S3 sources reading that object at once.
+  const objects = createdObjectsOf(event);
+  const target =
+    objects === undefined
+      ? connectorsToReconcile(event)
+      : await s3SourcesReading(composition().store.configs, objects);
   const reports =
     target === 'all'
       ? await enumerator.reconcileAll()

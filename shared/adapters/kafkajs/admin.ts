@@ -39,6 +39,27 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     }
   }
 
+  /**
+   * `#call` for a read of one topic's partitions, retried while leadership is still moving (a
+   * KRaft broker answers NOT_LEADER_FOR_PARTITION for a moment after a topic is created, and
+   * kafkajs gives up on that answer instead of refreshing its metadata): refresh, wait, retry.
+   */
+  async #callOnTopic<T>(action: string, topic: string, fn: (admin: Admin) => Promise<T>) {
+    const admin = await this.#ready();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await fn(admin);
+      } catch (error) {
+        const type = (error as { type?: string }).type ?? '';
+        if (attempt >= 6 || !(leadershipMoving.has(type) || notReadyYet.has(type))) {
+          throw mapKafkaError(error, action);
+        }
+      }
+      await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+
   readonly connected = (): Promise<Admin> => this.#ready();
 
   listTopics(): Promise<string[]> {
@@ -91,7 +112,7 @@ export class KafkaJsAdmin implements KafkaAdminPort {
   }
 
   async endOffsets(topic: string): Promise<TopicPartitionOffset[]> {
-    const result = await this.#call(`fetching end offsets of ${topic}`, (admin) =>
+    const result = await this.#callOnTopic(`fetching end offsets of ${topic}`, topic, (admin) =>
       admin.fetchTopicOffsets(topic),
     );
     return result.map((p) => ({ topic, partition: p.partition, offset: Number(p.high) }));
@@ -99,7 +120,7 @@ export class KafkaJsAdmin implements KafkaAdminPort {
 
   async offsetsForTimestamp(topic: string, timestampMs: number): Promise<TopicPartitionOffset[]> {
     const [found, ends] = await Promise.all([
-      this.#call(`fetching offsets of ${topic} at ${timestampMs}`, (admin) =>
+      this.#callOnTopic(`fetching offsets of ${topic} at ${timestampMs}`, topic, (admin) =>
         admin.fetchTopicOffsetsByTimestamp(topic, timestampMs),
       ),
       this.endOffsets(topic),
@@ -130,6 +151,7 @@ export class KafkaJsAdmin implements KafkaAdminPort {
 }
 
 const notReadyYet = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+const leadershipMoving = new Set(['NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER']);
 
 /**
  * Waits until every partition of `topics` has a leader. kafkajs' own `waitForLeaders` gives up

@@ -6,7 +6,7 @@
  * `table.name.format`, `batch.size`, `max.retries`, `retry.backoff.ms`) and the JDBC sink
  * (`pk.mode`, `pk.fields`, `insert.mode`, `delete.enabled`).
  */
-import { ConfigDef, type Password } from '../../../connect/config-def.js';
+import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
   ListSize,
@@ -14,6 +14,18 @@ import {
   Range,
 } from '../../../connect/config-validators.js';
 import { ConfigError } from '../../../connect/errors.js';
+import {
+  type AwsConnection,
+  type AwsCredentials,
+  awsConnectionOf,
+  awsCredentialsConfigDef,
+} from '../aws-connection-config.js';
+
+/** The AWS credential keys, defined in `../aws-connection-config.ts`. */
+export {
+  AWS_ACCESS_KEY_ID_CONFIG,
+  AWS_SECRET_ACCESS_KEY_CONFIG,
+} from '../aws-connection-config.js';
 
 /** The version of the DynamoDB sink connector and task. */
 export const DYNAMODB_SINK_VERSION = '0.1.0';
@@ -21,8 +33,6 @@ export const DYNAMODB_SINK_VERSION = '0.1.0';
 export const TABLE_NAME_FORMAT_CONFIG = 'table.name.format';
 export const AWS_DYNAMODB_REGION_CONFIG = 'aws.dynamodb.region';
 export const AWS_DYNAMODB_ENDPOINT_CONFIG = 'aws.dynamodb.endpoint';
-export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
-export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';
 export const PK_MODE_CONFIG = 'pk.mode';
 export const PK_FIELDS_CONFIG = 'pk.fields';
 export const INSERT_MODE_CONFIG = 'insert.mode';
@@ -117,25 +127,7 @@ export const DYNAMODB_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
       'The endpoint URL of a DynamoDB-compatible server (dynalite, DynamoDB Local), e.g. ' +
       'http://localhost:8000. Unset: AWS DynamoDB of the region.',
   })
-  .define({
-    name: AWS_ACCESS_KEY_ID_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation:
-      'An explicit access key id, with aws.secret.access.key (both or neither), for ' +
-      'DynamoDB-compatible servers and tests. Unset: the default AWS credential chain, which in ' +
-      "AWS Lambda is the function's execution role (the recommended setup).",
-  })
-  .define({
-    name: AWS_SECRET_ACCESS_KEY_CONFIG,
-    type: 'PASSWORD',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation: 'The secret access key that goes with aws.access.key.id.',
-  })
+  .withAll(awsCredentialsConfigDef(CONNECTION_GROUP, 'DynamoDB-compatible servers'))
   .define({
     name: INSERT_MODE_CONFIG,
     type: 'STRING',
@@ -232,10 +224,7 @@ export const DYNAMODB_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
   });
 
 /** Explicit credentials for the DynamoDB client. */
-export interface DynamoDbCredentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
+export type DynamoDbCredentials = AwsCredentials;
 
 /** The reserved attributes every written item carries. */
 export interface KafkaAttributeNames {
@@ -248,15 +237,12 @@ export interface KafkaAttributeNames {
   readonly expiresAt: string;
 }
 
-/** The parsed connector (and task) config. */
-export interface DynamoDbSinkConfig {
+/**
+ * The parsed connector (and task) config: the AWS connection (`null` region: the SDK's
+ * default; `null` endpoint: AWS DynamoDB; `null` credentials: the default chain) and the rest.
+ */
+export interface DynamoDbSinkConfig extends AwsConnection {
   readonly tableNameFormat: string;
-  /** `null` for the SDK's default region. */
-  readonly region: string | null;
-  /** `null` for AWS DynamoDB. */
-  readonly endpoint: string | null;
-  /** `null` for the default credential chain. */
-  readonly credentials: DynamoDbCredentials | null;
   readonly pkMode: PkMode;
   readonly pkFields: readonly string[];
   readonly insertMode: InsertMode;
@@ -272,23 +258,6 @@ export interface DynamoDbSinkConfig {
 function oneOf<T extends string>(values: readonly T[], value: unknown): T {
   const lower = String(value).toLowerCase();
   return values.find((v) => v === lower) ?? (values[0] as T);
-}
-
-function credentialsOf(values: Record<string, unknown>): DynamoDbCredentials | null {
-  const keyId = values[AWS_ACCESS_KEY_ID_CONFIG] as string | null;
-  const secret = values[AWS_SECRET_ACCESS_KEY_CONFIG] as Password | null;
-  const hasKeyId = keyId !== null && keyId !== '';
-  const hasSecret = secret !== null && secret.value() !== '';
-  if (hasKeyId !== hasSecret) {
-    const missing = hasKeyId ? AWS_SECRET_ACCESS_KEY_CONFIG : AWS_ACCESS_KEY_ID_CONFIG;
-    throw new ConfigError(
-      `Invalid value for configuration ${missing}: ${AWS_ACCESS_KEY_ID_CONFIG} and ${AWS_SECRET_ACCESS_KEY_CONFIG} must be set together`,
-      missing,
-    );
-  }
-  return hasKeyId && secret !== null
-    ? { accessKeyId: keyId, secretAccessKey: secret.value() }
-    : null;
 }
 
 function pkFieldsOf(values: Record<string, unknown>): string[] {
@@ -332,9 +301,10 @@ export function parseDynamoDbSinkConfig(
   }
   return {
     tableNameFormat: String(values[TABLE_NAME_FORMAT_CONFIG]),
-    region: values[AWS_DYNAMODB_REGION_CONFIG] as string | null,
-    endpoint: values[AWS_DYNAMODB_ENDPOINT_CONFIG] as string | null,
-    credentials: credentialsOf(values),
+    ...awsConnectionOf(values, {
+      region: AWS_DYNAMODB_REGION_CONFIG,
+      endpoint: AWS_DYNAMODB_ENDPOINT_CONFIG,
+    }),
     pkMode,
     pkFields: pkFieldsOf(values),
     insertMode: oneOf(INSERT_MODES, values[INSERT_MODE_CONFIG]),

@@ -12,6 +12,7 @@ import {
   type AttributeValue as SdkAttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { ConnectError } from '../../../connect/errors.js';
+import { awsClientSettings } from '../aws-connection-config.js';
 import type { AttributeMap, ScalarAttributeType } from './attribute-value.js';
 import type { DynamoDbSinkConfig } from './dynamodb-sink-config.js';
 import type {
@@ -128,9 +129,7 @@ export function sdkDynamoDbSinkClient(sender: DynamoDbSender): DynamoDbSinkClien
 export function dynamoDbClientConfigOf(config: DynamoDbSinkConfig): DynamoDBClientConfig {
   return {
     maxAttempts: 1,
-    ...(config.region === null ? {} : { region: config.region }),
-    ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
-    ...(config.credentials === null ? {} : { credentials: { ...config.credentials } }),
+    ...awsClientSettings(config),
   };
 }
 

@@ -5,14 +5,27 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { ConfigDef, type Password } from '../../../connect/config-def.js';
+import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
   NonEmptyString,
   Range,
 } from '../../../connect/config-validators.js';
 import { ConfigError } from '../../../connect/errors.js';
+import {
+  type AwsConnection,
+  awsClientSettings,
+  awsConnectionOf,
+  awsCredentialsConfigDef,
+} from '../aws-connection-config.js';
 import { type DynamoDbStreamsClientPort, sdkStreamsClient } from './streams-client.js';
+
+/** The AWS credential keys and type, defined in `../aws-connection-config.ts`. */
+export type { AwsCredentials } from '../aws-connection-config.js';
+export {
+  AWS_ACCESS_KEY_ID_CONFIG,
+  AWS_SECRET_ACCESS_KEY_CONFIG,
+} from '../aws-connection-config.js';
 
 /** The version of the DynamoDB Streams source connector and task. */
 export const DYNAMODB_STREAMS_SOURCE_VERSION = '0.1.0';
@@ -22,8 +35,6 @@ export const STREAM_ARN_CONFIG = 'stream.arn';
 export const REGION_CONFIG = 'dynamodb.region';
 export const ENDPOINT_CONFIG = 'dynamodb.endpoint';
 export const STREAMS_ENDPOINT_CONFIG = 'dynamodb.streams.endpoint';
-export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
-export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';
 export const TOPIC_CONFIG = 'topic';
 export const POLL_MAX_RECORDS_CONFIG = 'poll.max.records';
 export const START_POSITION_CONFIG = 'start.position';
@@ -96,24 +107,7 @@ export const DYNAMODB_STREAMS_CONFIG_DEF: ConfigDef = new ConfigDef()
     group: CONNECTION_GROUP,
     documentation: 'The endpoint URL of the DynamoDB Streams API. Unset: dynamodb.endpoint.',
   })
-  .define({
-    name: AWS_ACCESS_KEY_ID_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation:
-      'An explicit access key id, with aws.secret.access.key (both or neither), for local servers ' +
-      "and tests. Unset: the default AWS credential chain (in Lambda, the function's role).",
-  })
-  .define({
-    name: AWS_SECRET_ACCESS_KEY_CONFIG,
-    type: 'PASSWORD',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation: 'The secret access key that goes with aws.access.key.id.',
-  })
+  .withAll(awsCredentialsConfigDef(CONNECTION_GROUP, 'local servers'))
   .define({
     name: TOPIC_CONFIG,
     type: 'STRING',
@@ -180,22 +174,16 @@ export const DYNAMODB_STREAMS_TASK_CONFIG_DEF: ConfigDef = new ConfigDef(
     documentation: 'How many tasks share the shards (set by the connector).',
   });
 
-/** Explicit credentials for the AWS clients. */
-export interface AwsCredentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
-
-/** The parsed connector config. */
-export interface DynamoDbStreamsConfig {
+/**
+ * The parsed connector config: the AWS connection of the DynamoDB API (`null` region: the SDK's
+ * default) and the rest.
+ */
+export interface DynamoDbStreamsConfig extends AwsConnection {
   /** `null` when only {@link streamArn} is set. */
   readonly tableName: string | null;
   readonly streamArn: string | null;
-  /** `null` for the SDK's default. */
-  readonly region: string | null;
-  readonly endpoint: string | null;
+  /** The DynamoDB Streams API's endpoint; `dynamodb.endpoint` when unset. */
   readonly streamsEndpoint: string | null;
-  readonly credentials: AwsCredentials | null;
   /** The topic template (may hold `${table}`). */
   readonly topic: string;
   readonly pollMaxRecords: number;
@@ -218,29 +206,13 @@ function fromParsed(values: Record<string, unknown>): DynamoDbStreamsConfig {
       TABLE_NAME_CONFIG,
     );
   }
-  const keyId = values[AWS_ACCESS_KEY_ID_CONFIG] as string | null;
-  const secret = values[AWS_SECRET_ACCESS_KEY_CONFIG] as Password | null;
-  const hasKey = keyId !== null && keyId !== '';
-  const hasSecret = secret !== null && secret.value() !== '';
-  if (hasKey !== hasSecret) {
-    const missing = hasKey ? AWS_SECRET_ACCESS_KEY_CONFIG : AWS_ACCESS_KEY_ID_CONFIG;
-    throw new ConfigError(
-      `Invalid value for configuration ${missing}: ${AWS_ACCESS_KEY_ID_CONFIG} and ${AWS_SECRET_ACCESS_KEY_CONFIG} must be set together`,
-      missing,
-    );
-  }
-  const endpoint = values[ENDPOINT_CONFIG] as string | null;
+  const connection = awsConnectionOf(values, { region: REGION_CONFIG, endpoint: ENDPOINT_CONFIG });
   const position = String(values[START_POSITION_CONFIG]).toUpperCase();
   return {
     tableName,
     streamArn,
-    region: values[REGION_CONFIG] as string | null,
-    endpoint,
-    streamsEndpoint: (values[STREAMS_ENDPOINT_CONFIG] as string | null) ?? endpoint,
-    credentials:
-      hasKey && hasSecret && secret !== null
-        ? { accessKeyId: keyId, secretAccessKey: secret.value() }
-        : null,
+    ...connection,
+    streamsEndpoint: (values[STREAMS_ENDPOINT_CONFIG] as string | null) ?? connection.endpoint,
     topic: String(values[TOPIC_CONFIG]),
     pollMaxRecords: Number(values[POLL_MAX_RECORDS_CONFIG]),
     startPosition: position === 'LATEST' ? 'LATEST' : 'TRIM_HORIZON',
@@ -297,18 +269,8 @@ export function dynamoDbStreamsTaskConfigs(
 export function createDynamoDbStreamsClient(
   config: DynamoDbStreamsConfig,
 ): DynamoDbStreamsClientPort {
-  const common = {
-    ...(config.region === null ? {} : { region: config.region }),
-    ...(config.credentials === null ? {} : { credentials: { ...config.credentials } }),
-  };
   return sdkStreamsClient(
-    new DynamoDBClient({
-      ...common,
-      ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
-    }),
-    new DynamoDBStreamsClient({
-      ...common,
-      ...(config.streamsEndpoint === null ? {} : { endpoint: config.streamsEndpoint }),
-    }),
+    new DynamoDBClient(awsClientSettings(config)),
+    new DynamoDBStreamsClient(awsClientSettings({ ...config, endpoint: config.streamsEndpoint })),
   );
 }

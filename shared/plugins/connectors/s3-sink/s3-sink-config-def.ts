@@ -9,16 +9,15 @@ import {
   NonEmptyString,
   Range,
 } from '../../../connect/config-validators.js';
+import { s3ConnectionConfigDef } from '../s3-connection-config.js';
+
+// The S3 connection keys (region, endpoint, path style, credentials), shared by both S3 connectors.
+export * from '../s3-connection-config.js';
 
 /** The version of the S3 sink connector and task. */
 export const S3_SINK_VERSION = '0.1.0';
 
 export const S3_BUCKET_CONFIG = 's3.bucket.name';
-export const S3_REGION_CONFIG = 's3.region';
-export const S3_ENDPOINT_CONFIG = 's3.endpoint';
-export const S3_PATH_STYLE_CONFIG = 's3.path.style.access';
-export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
-export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';
 export const S3_PART_SIZE_CONFIG = 's3.part.size';
 export const S3_COMPRESSION_TYPE_CONFIG = 's3.compression.type';
 export const S3_CONDITIONAL_WRITES_CONFIG = 's3.conditional.writes';
@@ -130,55 +129,7 @@ export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
     group: S3_GROUP,
     documentation: 'The S3 bucket to write objects to.',
   })
-  .define({
-    name: S3_REGION_CONFIG,
-    type: 'STRING',
-    defaultValue: 'us-east-1',
-    validator: new NonEmptyString(),
-    importance: 'MEDIUM',
-    group: S3_GROUP,
-    documentation: 'The AWS region of the bucket.',
-  })
-  .define({
-    name: S3_ENDPOINT_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    validator: new NonEmptyString(),
-    importance: 'LOW',
-    group: S3_GROUP,
-    documentation:
-      'The endpoint URL of an S3-compatible server (MinIO, s3rver, LocalStack), e.g. ' +
-      'http://localhost:9000. Unset: AWS S3 of s3.region. Path-style access is used when set.',
-  })
-  .define({
-    name: S3_PATH_STYLE_CONFIG,
-    type: 'BOOLEAN',
-    defaultValue: null,
-    importance: 'LOW',
-    group: S3_GROUP,
-    documentation:
-      'Address buckets as https://host/bucket instead of https://bucket.host. Unset: true when ' +
-      's3.endpoint is set, false otherwise.',
-  })
-  .define({
-    name: AWS_ACCESS_KEY_ID_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    importance: 'LOW',
-    group: S3_GROUP,
-    documentation:
-      'An explicit access key id, with aws.secret.access.key (both or neither), for ' +
-      'S3-compatible servers and tests. Unset: the default AWS credential chain, which in AWS ' +
-      "Lambda is the function's execution role (the recommended setup).",
-  })
-  .define({
-    name: AWS_SECRET_ACCESS_KEY_CONFIG,
-    type: 'PASSWORD',
-    defaultValue: null,
-    importance: 'LOW',
-    group: S3_GROUP,
-    documentation: 'The secret access key that goes with aws.access.key.id.',
-  })
+  .withAll(s3ConnectionConfigDef(S3_GROUP))
   .define({
     name: S3_PART_SIZE_CONFIG,
     type: 'INT',

@@ -4,10 +4,9 @@
  * and builds the AWS SDK client of a config.
  */
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { invalidValue, type Password } from '../../../connect/config-def.js';
-import { ConfigError } from '../../../connect/errors.js';
+import { invalidValue } from '../../../connect/config-def.js';
 import type { DecimalFormat } from '../../converters/json-encode.js';
-import type { S3Credentials } from '../s3-source/s3-source-config.js';
+import { type S3Connection, s3ClientSettings, s3ConnectionOf } from '../s3-connection-config.js';
 import { compileJodaPattern } from './joda-format.js';
 import { normalizeTopicsDir } from './object-naming.js';
 import {
@@ -21,8 +20,6 @@ import {
 import type { NullValueBehavior } from './record-format.js';
 import { type S3SinkClient, sdkS3SinkClient } from './s3-sink-client.js';
 import {
-  AWS_ACCESS_KEY_ID_CONFIG,
-  AWS_SECRET_ACCESS_KEY_CONFIG,
   BEHAVIOR_ON_NULL_VALUES_CONFIG,
   FLUSH_SIZE_CONFIG,
   FORMAT_BYTEARRAY_EXTENSION_CONFIG,
@@ -40,10 +37,7 @@ import {
   S3_BUCKET_CONFIG,
   S3_COMPRESSION_TYPE_CONFIG,
   S3_CONDITIONAL_WRITES_CONFIG,
-  S3_ENDPOINT_CONFIG,
   S3_PART_SIZE_CONFIG,
-  S3_PATH_STYLE_CONFIG,
-  S3_REGION_CONFIG,
   S3_SINK_CONFIG_DEF,
   type S3SinkFormat,
   TIMESTAMP_EXTRACTOR_CONFIG,
@@ -55,15 +49,9 @@ import { timeZoneOf } from './time-zone.js';
 
 export * from './s3-sink-config-def.js';
 
-/** The parsed connector (and task) config. */
-export interface S3SinkConfig {
+/** The parsed connector (and task) config: the S3 connection (region, endpoint, credentials) and the rest. */
+export interface S3SinkConfig extends S3Connection {
   readonly bucket: string;
-  readonly region: string;
-  /** `null` for AWS S3. */
-  readonly endpoint: string | null;
-  readonly pathStyle: boolean;
-  /** `null` for the default credential chain. */
-  readonly credentials: S3Credentials | null;
   readonly partSize: number;
   readonly compression: 'none' | 'gzip';
   readonly conditionalWrites: boolean;
@@ -118,21 +106,6 @@ export function unescapeSeparator(text: string): string {
     }
   }
   return out;
-}
-
-function credentialsOf(values: Record<string, unknown>): S3Credentials | null {
-  const keyId = values[AWS_ACCESS_KEY_ID_CONFIG] as string | null;
-  const secret = values[AWS_SECRET_ACCESS_KEY_CONFIG] as Password | null;
-  const hasKey = keyId !== null && keyId !== '';
-  const hasSecret = secret !== null && secret.value() !== '';
-  if (hasKey !== hasSecret) {
-    const missing = hasKey ? AWS_SECRET_ACCESS_KEY_CONFIG : AWS_ACCESS_KEY_ID_CONFIG;
-    throw new ConfigError(
-      `Invalid value for configuration ${missing}: ${AWS_ACCESS_KEY_ID_CONFIG} and ${AWS_SECRET_ACCESS_KEY_CONFIG} must be set together`,
-      missing,
-    );
-  }
-  return hasKey && secret !== null ? { accessKeyId: keyId, secretAccessKey: secret.value() } : null;
 }
 
 function required(values: Record<string, unknown>, key: string, message: string): string {
@@ -212,15 +185,10 @@ function partitionerSpec(values: Record<string, unknown>): PartitionerSpec {
 /** Parses a connector or task config. Throws ConfigError with Kafka's messages. */
 export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3SinkConfig {
   const values = S3_SINK_CONFIG_DEF.parse(props);
-  const endpoint = values[S3_ENDPOINT_CONFIG] as string | null;
-  const pathStyle = values[S3_PATH_STYLE_CONFIG] as boolean | null;
   const separator = values[FORMAT_BYTEARRAY_SEPARATOR_CONFIG] as string | null;
   return {
     bucket: String(values[S3_BUCKET_CONFIG]),
-    region: String(values[S3_REGION_CONFIG]),
-    endpoint,
-    pathStyle: pathStyle ?? endpoint !== null,
-    credentials: credentialsOf(values),
+    ...s3ConnectionOf(values),
     partSize: Number(values[S3_PART_SIZE_CONFIG]),
     compression:
       String(values[S3_COMPRESSION_TYPE_CONFIG]).toLowerCase() === 'gzip' ? 'gzip' : 'none',
@@ -242,12 +210,7 @@ export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3Si
 
 /** The AWS SDK client settings of `config` (explicit credentials only when configured). */
 export function s3SinkClientConfigOf(config: S3SinkConfig): S3ClientConfig {
-  return {
-    region: config.region,
-    forcePathStyle: config.pathStyle,
-    ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
-    ...(config.credentials === null ? {} : { credentials: { ...config.credentials } }),
-  };
+  return s3ClientSettings(config);
 }
 
 /** A client for `config` over the AWS SDK. */

@@ -4,30 +4,35 @@
  * work, and the AWS SDK client built from a config.
  */
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { ConfigDef, type Password } from '../../../connect/config-def.js';
+import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
   NonEmptyString,
   Range,
 } from '../../../connect/config-validators.js';
 import { ConfigError } from '../../../connect/errors.js';
+import type { AwsCredentials } from '../aws-connection-config.js';
+import {
+  type S3Connection,
+  s3ClientSettings,
+  s3ConnectionConfigDef,
+  s3ConnectionOf,
+} from '../s3-connection-config.js';
 import { type FileCompression, type S3SourceClient, sdkS3SourceClient } from './object-reader.js';
+
+// The S3 connection keys (region, endpoint, path style, credentials), shared by both S3 connectors.
+export * from '../s3-connection-config.js';
 
 /** The version of the S3 source connector and task. */
 export const S3_SOURCE_VERSION = '0.1.0';
 
 export const S3_BUCKET_CONFIG = 's3.bucket.name';
 export const S3_PREFIX_CONFIG = 's3.prefix';
-export const S3_REGION_CONFIG = 's3.region';
-export const S3_ENDPOINT_CONFIG = 's3.endpoint';
-export const S3_PATH_STYLE_CONFIG = 's3.path.style.access';
 export const FORMAT_CONFIG = 'format';
 export const TOPIC_CONFIG = 'topic';
 export const BATCH_MAX_ROWS_CONFIG = 'batch.max.rows';
 export const FILE_COMPRESSION_CONFIG = 'file.compression';
 export const S3_POLL_INTERVAL_CONFIG = 's3.poll.interval.ms';
-export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
-export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';
 /** Task config only: the prefixes this task lists recursively (see {@link encodePrefixes}). */
 export const TASK_PREFIXES_CONFIG = 'task.prefixes';
 /** Task config only: whether this task also reads the objects directly under `s3.prefix`. */
@@ -67,55 +72,7 @@ export const S3_SOURCE_CONFIG_DEF: ConfigDef = new ConfigDef()
       'tasks; with no directories, one task reads the whole prefix. New directories are assigned ' +
       'when the connector reconfigures its tasks.',
   })
-  .define({
-    name: S3_REGION_CONFIG,
-    type: 'STRING',
-    defaultValue: 'us-east-1',
-    validator: new NonEmptyString(),
-    importance: 'MEDIUM',
-    group: CONNECTION_GROUP,
-    documentation: 'The AWS region of the bucket.',
-  })
-  .define({
-    name: S3_ENDPOINT_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    validator: new NonEmptyString(),
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation:
-      'The endpoint URL of an S3-compatible server (MinIO, s3rver, LocalStack), e.g. ' +
-      'http://localhost:9000. Unset: AWS S3 of s3.region. Path-style access is used when set.',
-  })
-  .define({
-    name: S3_PATH_STYLE_CONFIG,
-    type: 'BOOLEAN',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation:
-      'Address buckets as https://host/bucket instead of https://bucket.host. Unset: true when ' +
-      's3.endpoint is set, false otherwise.',
-  })
-  .define({
-    name: AWS_ACCESS_KEY_ID_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation:
-      'An explicit access key id, with aws.secret.access.key (both or neither), for ' +
-      'S3-compatible servers and tests. Unset: the default AWS credential chain, which in AWS ' +
-      "Lambda is the function's execution role (the recommended setup).",
-  })
-  .define({
-    name: AWS_SECRET_ACCESS_KEY_CONFIG,
-    type: 'PASSWORD',
-    defaultValue: null,
-    importance: 'LOW',
-    group: CONNECTION_GROUP,
-    documentation: 'The secret access key that goes with aws.access.key.id.',
-  })
+  .withAll(s3ConnectionConfigDef(CONNECTION_GROUP))
   .define({
     name: TOPIC_CONFIG,
     type: 'STRING',
@@ -190,21 +147,12 @@ export const S3_SOURCE_TASK_CONFIG_DEF: ConfigDef = new ConfigDef(S3_SOURCE_CONF
   });
 
 /** Explicit credentials for the S3 client. */
-export interface S3Credentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
+export type S3Credentials = AwsCredentials;
 
-/** The parsed connector config. */
-export interface S3SourceConfig {
+/** The parsed connector config: the S3 connection (region, endpoint, credentials) and the rest. */
+export interface S3SourceConfig extends S3Connection {
   readonly bucket: string;
   readonly prefix: string;
-  readonly region: string;
-  /** `null` for AWS S3. */
-  readonly endpoint: string | null;
-  readonly pathStyle: boolean;
-  /** `null` for the default credential chain. */
-  readonly credentials: S3Credentials | null;
   readonly topic: string;
   readonly format: S3SourceFormat;
   readonly compression: FileCompression;
@@ -226,28 +174,10 @@ function oneOf<T extends string>(values: readonly T[], value: unknown): T {
 }
 
 function fromParsed(values: Record<string, unknown>): S3SourceConfig {
-  const endpoint = values[S3_ENDPOINT_CONFIG] as string | null;
-  const pathStyle = values[S3_PATH_STYLE_CONFIG] as boolean | null;
-  const keyId = values[AWS_ACCESS_KEY_ID_CONFIG] as string | null;
-  const secret = values[AWS_SECRET_ACCESS_KEY_CONFIG] as Password | null;
-  if ((keyId === null || keyId === '') !== (secret === null || secret.value() === '')) {
-    const missing =
-      keyId === null || keyId === '' ? AWS_ACCESS_KEY_ID_CONFIG : AWS_SECRET_ACCESS_KEY_CONFIG;
-    throw new ConfigError(
-      `Invalid value for configuration ${missing}: ${AWS_ACCESS_KEY_ID_CONFIG} and ${AWS_SECRET_ACCESS_KEY_CONFIG} must be set together`,
-      missing,
-    );
-  }
   return {
+    ...s3ConnectionOf(values),
     bucket: String(values[S3_BUCKET_CONFIG]),
     prefix: String(values[S3_PREFIX_CONFIG] ?? ''),
-    region: String(values[S3_REGION_CONFIG]),
-    endpoint,
-    pathStyle: pathStyle ?? endpoint !== null,
-    credentials:
-      keyId === null || keyId === '' || secret === null
-        ? null
-        : { accessKeyId: keyId, secretAccessKey: secret.value() },
     topic: String(values[TOPIC_CONFIG]),
     format: oneOf(S3_SOURCE_FORMATS, values[FORMAT_CONFIG]),
     compression: oneOf(FILE_COMPRESSIONS, values[FILE_COMPRESSION_CONFIG]),
@@ -349,12 +279,7 @@ export function s3SourceTaskConfigs(
  * explicit credentials when configured (otherwise the default credential chain).
  */
 export function s3ClientConfigOf(config: S3SourceConfig): S3ClientConfig {
-  return {
-    region: config.region,
-    forcePathStyle: config.pathStyle,
-    ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
-    ...(config.credentials === null ? {} : { credentials: { ...config.credentials } }),
-  };
+  return s3ClientSettings(config);
 }
 
 /** A client for `config`'s bucket over the AWS SDK. */

@@ -23,6 +23,7 @@ import type { KafkaAdminPort } from '../shared/ports/kafka.js';
 import type { Logger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { ConnectorAliasResolver } from '../shared/runtime/sink/function-alias.js';
+import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../shared/runtime/sink/sink-runtime-types.js';
 import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
 import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
@@ -68,6 +69,16 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
   const producers = new ProducerPool(kafka);
   const plugins = builtinRegistry();
   const logger = jsonLogger(env.logLevel);
+  // The Kafka sink needs Kafka clients, so it is registered here rather than with the built-ins.
+  plugins.register(
+    kafkaSinkDescriptor({
+      kafka,
+      admin,
+      plugins,
+      transactionalIdPrefix: env.transactionalIdPrefix,
+      logger,
+    }),
+  );
   // Secrets are re-read at most every 5 minutes per container.
   const cache = { ttlMs: 300_000, now: () => Date.now() };
   const source: SourceRuntimeDeps = {

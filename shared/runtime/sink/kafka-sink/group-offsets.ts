@@ -1,0 +1,64 @@
+/**
+ * Altering and resetting the Kafka sink's own consumer group offsets (`PATCH` and `DELETE
+ * /connectors/{c}/offsets`, called while the connector is STOPPED). The group's committed offset
+ * decides what the sink skips as already written, so it must follow the runtime's sink offsets.
+ */
+import { parseConnectorConfig } from '../../../connect/connector-config.js';
+import { parseTopicPartitionKey } from '../../../connect/records.js';
+import type { KafkaAdminPort, KafkaClientFactory } from '../../../ports/kafka.js';
+import { mapLimit } from '../../concurrency.js';
+import { producerOptionsOf } from '../../source/producer-overrides.js';
+import { connectorGroupId, partitionTransactionalId } from './kafka-sink-config.js';
+
+export interface GroupOffsetsDeps {
+  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
+  readonly admin: Pick<KafkaAdminPort, 'committedOffsets'>;
+  readonly transactionalIdPrefix: string;
+}
+
+/**
+ * Sets the connector group's offset of each partition (`topic-partition` → next offset to
+ * consume; `null` → 0, i.e. nothing is skipped), each through a transaction of the partition's
+ * own transactional producer, which also fences any task still holding it. When every value is
+ * `null` (a reset), every partition the group has committed for the connector's listed topics
+ * and the given partitions' topics is reset too (with `topics.regex`, only the given ones' topics).
+ */
+export async function alterGroupOffsets(
+  deps: GroupOffsetsDeps,
+  connectorConfig: Readonly<Record<string, string>>,
+  offsets: ReadonlyMap<string, number | null>,
+): Promise<void> {
+  const config = parseConnectorConfig(connectorConfig, 'sink');
+  const group = connectorGroupId(config.name);
+  const options = producerOptionsOf(config);
+  const changes = new Map(offsets);
+  if ([...offsets.values()].every((o) => o === null)) {
+    const given = [...offsets.keys()].map((id) => parseTopicPartitionKey(id).topic);
+    for (const topic of new Set([...config.topics, ...given])) {
+      for (const o of await deps.admin.committedOffsets(group, topic)) {
+        const id = `${o.topic}-${o.partition}`;
+        if (!changes.has(id)) changes.set(id, null);
+      }
+    }
+  }
+  await mapLimit([...changes], 8, async ([id, offset]) => {
+    const { topic, partition } = parseTopicPartitionKey(id);
+    const producer = deps.kafka.transactionalProducer(
+      partitionTransactionalId(deps.transactionalIdPrefix, config.name, topic, partition),
+      options,
+    );
+    try {
+      await producer.connect();
+      const tx = await producer.begin();
+      try {
+        await tx.sendOffsets(group, [{ topic, partition, offset: offset ?? 0 }]);
+      } catch (error) {
+        await tx.abort().catch(() => undefined);
+        throw error;
+      }
+      await tx.commit();
+    } finally {
+      await producer.close();
+    }
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Turns a converted (and transformed) SinkRecord back into a Kafka record for the output topic,
+ * with the connector's own key, value and header converters: bytes pass through unchanged with
+ * the ByteArrayConverter, other converters serialise the Connect data again.
+ */
+import { ConfigError } from '../../../connect/errors.js';
+import type { SinkRecord } from '../../../connect/records.js';
+import type { OutgoingRecord, RecordHeader } from '../../../ports/kafka.js';
+import type { ConverterSet } from '../../converter-set.js';
+import {
+  type InputTopics,
+  type KafkaSinkConfig,
+  OUTPUT_PARTITION_CONFIG,
+  outputTopicFor,
+  outputTopicProblem,
+  TOPIC_RENAME_FORMAT_CONFIG,
+} from './kafka-sink-config.js';
+
+/** Serialises records for one task; remembers the output topics it has checked. */
+export class RecordSerializer {
+  readonly #checked = new Set<string>();
+
+  constructor(
+    private readonly converters: ConverterSet,
+    private readonly config: KafkaSinkConfig,
+    private readonly input: InputTopics,
+  ) {}
+
+  /**
+   * The record's output topic (`topic.rename.format` applied to its topic after
+   * transformations). @throws ConfigError when the connector consumes that topic (a loop) or it
+   * is not a legal topic name.
+   */
+  outputTopicOf(record: SinkRecord): string {
+    const output = outputTopicFor(this.config.topicRenameFormat, record.topic);
+    if (this.#checked.has(output)) return output;
+    const problem = outputTopicProblem(output, this.input);
+    if (problem !== undefined) {
+      throw new ConfigError(
+        `Invalid value ${this.config.topicRenameFormat} for configuration ${TOPIC_RENAME_FORMAT_CONFIG}: ` +
+          `records of topic '${record.topic}' would go to ${problem}`,
+        TOPIC_RENAME_FORMAT_CONFIG,
+      );
+    }
+    this.#checked.add(output);
+    return output;
+  }
+
+  /**
+   * The Kafka record for `record` in `output`: key, value and headers serialised by the
+   * converters (with the output topic, as a producer's serialisers see it), the timestamp kept,
+   * and for `output.partition=source` the record's partition. Throws what a converter throws
+   * (a DataError for data it cannot serialise).
+   */
+  serialize(record: SinkRecord, output: string): OutgoingRecord {
+    const { key, value, header } = this.converters;
+    const headers: RecordHeader[] = [];
+    for (const h of record.headers) {
+      headers.push({
+        key: h.key,
+        value: header.fromConnectHeader(output, h.key, h.schema, h.value),
+      });
+    }
+    return {
+      topic: output,
+      ...(this.config.outputPartition === 'source' ? { partition: outputPartitionOf(record) } : {}),
+      key: key.fromConnectData(output, record.headers, record.keySchema, record.key),
+      value: value.fromConnectData(output, record.headers, record.valueSchema, record.value),
+      headers,
+      ...(record.timestamp === null ? {} : { timestamp: record.timestamp }),
+    };
+  }
+}
+
+/** The partition of `record` (its original one if a transformation cleared it). */
+export function outputPartitionOf(record: SinkRecord): number {
+  return record.kafkaPartition ?? record.originalKafkaPartition;
+}
+
+/** The output partition check of `output.partition=source`: the topic needs `partition + 1`. */
+export function outputPartitionProblem(
+  output: string,
+  partitions: number,
+  needed: number,
+): ConfigError | undefined {
+  if (needed < partitions) return undefined;
+  return new ConfigError(
+    `The output topic '${output}' has ${partitions} partition(s), but ${OUTPUT_PARTITION_CONFIG}=source ` +
+      `writes input partition ${needed} to its partition ${needed}: add partitions to '${output}' ` +
+      `or set ${OUTPUT_PARTITION_CONFIG}=key`,
+    OUTPUT_PARTITION_CONFIG,
+  );
+}

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { BUNDLE_BUDGET_BYTES, ESBUILD_OPTIONS } from '../infra/lib/bundling.js';
 
 /**
  * `npm run build` (after the type-check): one tree-shaken, minified ESM bundle per Lambda
@@ -8,7 +9,7 @@ import { build } from 'esbuild';
  * map. The AWS SDK v3 stays external: the Lambda Node.js runtime ships it. Prints each size
  * and fails when a bundle exceeds the 1.5 MB budget.
  */
-const budgetBytes = 1.5 * 1024 * 1024;
+const budgetBytes = BUNDLE_BUDGET_BYTES;
 const root = process.cwd();
 
 async function entryPoints(): Promise<string[]> {
@@ -40,18 +41,8 @@ async function main(): Promise<number> {
     const result = await build({
       entryPoints: [join(root, 'functions', name, 'handler.ts')],
       outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node22',
-      format: 'esm',
-      minify: true,
-      treeShaking: true,
-      sourcemap: true,
-      external: ['@aws-sdk/*'],
-      // kafkajs and other CommonJS dependencies call require(); give the ESM bundle one.
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
+      ...ESBUILD_OPTIONS,
+      external: [...ESBUILD_OPTIONS.external],
       metafile: true,
       logLevel: 'warning',
     });

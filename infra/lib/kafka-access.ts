@@ -1,0 +1,327 @@
+import { Fn, Stack } from 'aws-cdk-lib';
+import {
+  GatewayVpcEndpointAwsService,
+  InterfaceVpcEndpointAwsService,
+  type ISecurityGroup,
+  type IVpc,
+  SecurityGroup,
+  type SubnetSelection,
+  SubnetType,
+} from 'aws-cdk-lib/aws-ec2';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
+
+/** How the functions and the sink mappings authenticate to Kafka. */
+export type KafkaAuth =
+  | { readonly mode: 'none' }
+  | {
+      readonly mode: 'scram';
+      /**
+       * The complete ARN (with its random suffix) of a Secrets Manager secret holding
+       * `{"username": ..., "password": ...}`. MSK requires a name starting `AmazonMSK_` and a
+       * customer-managed KMS key.
+       */
+      readonly secretArn: string;
+      /** @default 'SCRAM-SHA-512' (the only one MSK supports) */
+      readonly mechanism?: 'SCRAM-SHA-512' | 'SCRAM-SHA-256';
+      /**
+       * The customer-managed KMS key encrypting the secret; the functions get `kms:Decrypt` on it
+       * through Secrets Manager only.
+       * @default - the secret uses the AWS-managed key
+       */
+      readonly secretKeyArn?: string;
+    }
+  /** MSK IAM access control (SASL/OAUTHBEARER with a SigV4 token); needs `mskClusterArn`. */
+  | { readonly mode: 'iam' };
+
+/** The Kafka cluster serverless-connect reads and writes. */
+export interface KafkaAccessProps {
+  /**
+   * Bootstrap brokers, `host:port`. The functions' Kafka clients need them for MSK too (MSK IAM
+   * uses port 9098, SCRAM 9096, TLS 9094).
+   */
+  readonly bootstrapServers: readonly string[];
+  /**
+   * The MSK cluster's ARN. Sink mappings then use the MSK event source, and MSK IAM permissions
+   * are scoped to this cluster.
+   * @default - a self-managed cluster reached through `bootstrapServers`
+   */
+  readonly mskClusterArn?: string;
+  /** @default { mode: 'none' } */
+  readonly auth?: KafkaAuth;
+  /**
+   * TLS to the brokers.
+   * @default - true for MSK or any authenticated cluster, false otherwise
+   */
+  readonly tls?: boolean;
+  /**
+   * The VPC of a private cluster: every function runs in it, and self-managed sink mappings
+   * reach the brokers through it.
+   * @default - functions outside any VPC (the brokers must be reachable from the internet)
+   */
+  readonly vpc?: IVpc;
+  /** @default - the VPC's private subnets with egress */
+  readonly vpcSubnets?: SubnetSelection;
+  /** @default - one new security group allowing all outbound traffic, no inbound */
+  readonly securityGroups?: ISecurityGroup[];
+  /**
+   * Create the VPC endpoints the functions and mappings need when the subnets have no NAT:
+   * gateway endpoints for DynamoDB and S3 (free) and interface endpoints for Lambda, STS and
+   * (SCRAM) Secrets Manager (billed per AZ-hour).
+   * @default false
+   */
+  readonly vpcEndpoints?: boolean;
+  /**
+   * MSK IAM: the topic names (wildcards allowed) the functions may describe, read, write and
+   * create. Must cover the connectors' topics, the offsets topic and dead letter queue topics.
+   * @default ['*'] - every topic of the cluster
+   */
+  readonly topicPatterns?: readonly string[];
+}
+
+/** One entry of Lambda's `SourceAccessConfigurations`. */
+interface SourceAccessConfiguration {
+  readonly Type: string;
+  readonly URI: string;
+}
+
+/**
+ * Kafka connectivity shared by every function: the environment the Kafka client reads, VPC
+ * placement and security groups for private clusters, SASL/SCRAM secrets, MSK IAM permissions
+ * (scoped to the cluster's topic, group and transactional-id ARNs), and what the sink function's
+ * event source mappings need to poll the cluster.
+ */
+export class KafkaAccess extends Construct {
+  readonly auth: KafkaAuth;
+  readonly tls: boolean;
+  readonly placement: FunctionPlacement | undefined;
+  readonly #props: KafkaAccessProps;
+
+  constructor(scope: Construct, id: string, props: KafkaAccessProps) {
+    super(scope, id);
+    this.#props = props;
+    this.auth = props.auth ?? { mode: 'none' };
+    if (props.bootstrapServers.length === 0) {
+      throw new Error('KafkaAccess: bootstrapServers must list at least one host:port');
+    }
+    if (this.auth.mode === 'iam' && props.mskClusterArn === undefined) {
+      throw new Error("KafkaAccess: auth mode 'iam' (MSK IAM) needs mskClusterArn");
+    }
+    if (
+      this.auth.mode === 'scram' &&
+      props.mskClusterArn !== undefined &&
+      this.auth.mechanism === 'SCRAM-SHA-256'
+    ) {
+      throw new Error('KafkaAccess: MSK supports SASL/SCRAM with SCRAM-SHA-512 only');
+    }
+    this.tls = props.tls ?? (props.mskClusterArn !== undefined || this.auth.mode !== 'none');
+    this.placement = props.vpc === undefined ? undefined : this.#placement(props.vpc);
+  }
+
+  #placement(vpc: IVpc): FunctionPlacement {
+    const vpcSubnets = this.#props.vpcSubnets ?? { subnetType: SubnetType.PRIVATE_WITH_EGRESS };
+    const securityGroups = this.#props.securityGroups ?? [
+      new SecurityGroup(this, 'FunctionsSecurityGroup', {
+        vpc,
+        description: 'serverless-connect functions and sink mappings: outbound to Kafka and AWS',
+        allowAllOutbound: true,
+      }),
+    ];
+    if (this.#props.vpcEndpoints === true) {
+      vpc.addGatewayEndpoint('DynamoDbEndpoint', {
+        service: GatewayVpcEndpointAwsService.DYNAMODB,
+        subnets: [vpcSubnets],
+      });
+      vpc.addGatewayEndpoint('S3Endpoint', {
+        service: GatewayVpcEndpointAwsService.S3,
+        subnets: [vpcSubnets],
+      });
+      const services = [InterfaceVpcEndpointAwsService.LAMBDA, InterfaceVpcEndpointAwsService.STS];
+      if (this.auth.mode === 'scram') services.push(InterfaceVpcEndpointAwsService.SECRETS_MANAGER);
+      for (const service of services) {
+        vpc.addInterfaceEndpoint(`${service.shortName}Endpoint`, {
+          service,
+          subnets: vpcSubnets,
+          privateDnsEnabled: true,
+        });
+      }
+    }
+    return { vpc, vpcSubnets, securityGroups };
+  }
+
+  /** The environment every function's Kafka client reads (functions/_env.ts). */
+  clientEnvironment(): Record<string, string> {
+    const auth = this.auth;
+    return {
+      KAFKA_BROKERS: this.#props.bootstrapServers.join(','),
+      KAFKA_SSL: String(this.tls),
+      KAFKA_AUTH: auth.mode,
+      ...(auth.mode === 'scram'
+        ? {
+            KAFKA_SASL_MECHANISM: (auth.mechanism ?? 'SCRAM-SHA-512').toLowerCase(),
+            KAFKA_SASL_SECRET_ARN: auth.secretArn,
+          }
+        : {}),
+      ...(auth.mode === 'iam' ? { KAFKA_SASL_MECHANISM: 'oauthbearer' } : {}),
+    };
+  }
+
+  /**
+   * What the enumerator needs to create sink mappings (functions/enumerator/handler.ts):
+   * `KAFKA_CLUSTER_ARN` for MSK, else `SINK_MAPPING_ACCESS_CONFIGURATIONS` (SCRAM secret, VPC
+   * subnets and security group) when there is anything to configure.
+   */
+  mappingEnvironment(): Record<string, string> {
+    const arn = this.#props.mskClusterArn;
+    const configs = this.#accessConfigurations();
+    return {
+      ...(arn === undefined ? {} : { KAFKA_CLUSTER_ARN: arn }),
+      ...(configs.length === 0
+        ? {}
+        : { SINK_MAPPING_ACCESS_CONFIGURATIONS: Stack.of(this).toJsonString(configs) }),
+    };
+  }
+
+  #accessConfigurations(): SourceAccessConfiguration[] {
+    const configs: SourceAccessConfiguration[] = [];
+    const auth = this.auth;
+    if (auth.mode === 'scram') {
+      const type =
+        auth.mechanism === 'SCRAM-SHA-256' ? 'SASL_SCRAM_256_AUTH' : 'SASL_SCRAM_512_AUTH';
+      configs.push({ Type: type, URI: auth.secretArn });
+    }
+    // MSK mappings reach the cluster through its own subnets and security groups.
+    const placement = this.placement;
+    if (this.#props.mskClusterArn === undefined && placement !== undefined) {
+      for (const subnetId of placement.vpc.selectSubnets(placement.vpcSubnets).subnetIds) {
+        configs.push({ Type: 'VPC_SUBNET', URI: `subnet:${subnetId}` });
+      }
+      for (const group of placement.securityGroups) {
+        configs.push({
+          Type: 'VPC_SECURITY_GROUP',
+          URI: `security_group:${group.securityGroupId}`,
+        });
+      }
+    }
+    return configs;
+  }
+
+  /** The Kafka client's permissions: the SCRAM secret, or MSK IAM data-plane actions. */
+  grantClient(grantee: IGrantable, transactionalIdPrefix: string): void {
+    const auth = this.auth;
+    const principal = grantee.grantPrincipal;
+    if (auth.mode === 'scram') {
+      principal.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'KafkaScramSecret',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [auth.secretArn],
+        }),
+      );
+      if (auth.secretKeyArn !== undefined) {
+        principal.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'KafkaScramSecretKey',
+            actions: ['kms:Decrypt'],
+            resources: [auth.secretKeyArn],
+            conditions: {
+              StringEquals: {
+                'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com`,
+              },
+            },
+          }),
+        );
+      }
+    }
+    const clusterArn = this.#props.mskClusterArn;
+    if (auth.mode === 'iam' && clusterArn !== undefined) {
+      for (const statement of this.#mskIamStatements(clusterArn, transactionalIdPrefix)) {
+        principal.addToPrincipalPolicy(statement);
+      }
+    }
+  }
+
+  /**
+   * MSK IAM access control, scoped to this cluster: ARNs of its topics, groups and transactional
+   * ids are derived from the cluster ARN (`...:cluster/<name>/<uuid>` becomes
+   * `...:topic/<name>/<uuid>/<topic>`).
+   */
+  #mskIamStatements(clusterArn: string, transactionalIdPrefix: string): PolicyStatement[] {
+    const [head, rest] = [0, 1].map((i) => Fn.select(i, Fn.split(':cluster/', clusterArn)));
+    const arn = (kind: string, name: string) => `${head}:${kind}/${rest}/${name}`;
+    const topics = this.#props.topicPatterns ?? ['*'];
+    return [
+      new PolicyStatement({
+        sid: 'MskIamCluster',
+        actions: [
+          'kafka-cluster:Connect',
+          'kafka-cluster:DescribeCluster',
+          'kafka-cluster:DescribeClusterDynamicConfiguration',
+          'kafka-cluster:WriteDataIdempotently',
+        ],
+        resources: [clusterArn],
+      }),
+      new PolicyStatement({
+        sid: 'MskIamTopics',
+        actions: [
+          'kafka-cluster:DescribeTopic',
+          'kafka-cluster:DescribeTopicDynamicConfiguration',
+          'kafka-cluster:CreateTopic',
+          'kafka-cluster:ReadData',
+          'kafka-cluster:WriteData',
+        ],
+        // Connectors choose their topics at run time through the REST API.
+        resources: topics.map((topic) => arn('topic', topic)),
+      }),
+      new PolicyStatement({
+        sid: 'MskIamGroups',
+        actions: [
+          'kafka-cluster:DescribeGroup',
+          'kafka-cluster:AlterGroup',
+          'kafka-cluster:DeleteGroup',
+        ],
+        // Sink mapping groups are `connect-<connector>-<topic>`; source commit markers
+        // `<prefix>-<connector>-<task>`.
+        resources: [arn('group', 'connect-*'), arn('group', `${transactionalIdPrefix}-*`)],
+      }),
+      new PolicyStatement({
+        sid: 'MskIamTransactionalIds',
+        actions: ['kafka-cluster:DescribeTransactionalId', 'kafka-cluster:AlterTransactionalId'],
+        // One transactional id per task: `<prefix>-<connector>-<task>`.
+        resources: [arn('transactional-id', `${transactionalIdPrefix}-*`)],
+      }),
+    ];
+  }
+
+  /**
+   * What the sink function's execution role needs so that Lambda's Kafka pollers (the event
+   * source mappings the enumerator creates) can reach the cluster: MSK metadata, and ENIs in the
+   * cluster's VPC (MSK) or in ours (self-managed in a VPC). The SCRAM secret and MSK IAM data
+   * actions come with {@link grantClient}.
+   */
+  grantEventSourcePoller(grantee: IGrantable): void {
+    const principal = grantee.grantPrincipal;
+    const clusterArn = this.#props.mskClusterArn;
+    if (clusterArn !== undefined) {
+      principal.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'MskEventSourceMetadata',
+          actions: [
+            'kafka:DescribeCluster',
+            'kafka:DescribeClusterV2',
+            'kafka:GetBootstrapBrokers',
+            'kafka:ListScramSecrets',
+          ],
+          resources: [clusterArn],
+        }),
+      );
+    }
+    // With a VPC the functions already carry these (ConnectFunction adds them with the placement).
+    if (clusterArn !== undefined && this.placement === undefined) {
+      for (const statement of networkInterfaceStatements(this)) {
+        principal.addToPrincipalPolicy(statement);
+      }
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import { App, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type ISecurityGroup, type IVpc, SecurityGroup, Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { type AppConfig, readAppConfig } from './app-config.js';
+import type { KafkaAccessProps, KafkaAuth } from './kafka-access.js';
+import { ServerlessConnect } from './serverless-connect.js';
+
+export interface ServerlessConnectStackProps extends StackProps {
+  readonly config: AppConfig;
+}
+
+function retention(days: number): RetentionDays {
+  const allowed = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number');
+  if (!allowed.includes(days)) {
+    throw new Error(`Context logRetentionDays must be one of ${allowed.join(', ')} (got ${days})`);
+  }
+  return days as RetentionDays;
+}
+
+/**
+ * The default app's stack: one {@link ServerlessConnect} configured from CDK context, an
+ * optional alarm e-mail topic, and outputs for the REST API URL, the state table, the data bucket
+ * and the dead letter queue.
+ */
+export class ServerlessConnectStack extends Stack {
+  readonly connect: ServerlessConnect;
+
+  constructor(scope: Construct, id: string, props: ServerlessConnectStackProps) {
+    super(scope, id, {
+      description: 'serverless-connect: Kafka Connect as AWS Lambda functions',
+      ...props,
+    });
+    const { config } = props;
+    const alarmTopic = config.alarmEmail === undefined ? undefined : this.#alarmTopic(config);
+    this.connect = new ServerlessConnect(this, 'Connect', {
+      kafka: this.#kafka(config),
+      api: { auth: config.apiAuth, publicOpenApi: config.publicOpenApi },
+      stateTable: { deletionProtection: config.tableDeletionProtection },
+      dataBucket: { versioned: config.dataBucketVersioned },
+      functions: {
+        logLevel: config.logLevel,
+        logRetention: retention(config.logRetentionDays),
+        enumeratorReservedConcurrency: config.enumeratorReservedConcurrency,
+        ...(config.transactionalIdPrefix === undefined
+          ? {}
+          : { transactionalIdPrefix: config.transactionalIdPrefix }),
+      },
+      ...(alarmTopic === undefined ? {} : { monitoring: { alarmTopic } }),
+    });
+    const { api, stateTable, dataBucket, functions } = this.connect;
+    new CfnOutput(this, 'RestApiUrl', {
+      value: api.api.url,
+      description: 'Kafka Connect REST API',
+    });
+    new CfnOutput(this, 'StateTableName', { value: stateTable.table.tableName });
+    new CfnOutput(this, 'DataBucketName', { value: dataBucket.bucket.bucketName });
+    new CfnOutput(this, 'SourceTaskDlqUrl', { value: functions.sourceTaskDlq.queueUrl });
+    if (api.apiKey !== undefined) {
+      new CfnOutput(this, 'ApiKeyId', { value: api.apiKey.keyId });
+    }
+  }
+
+  #kafka(config: AppConfig): KafkaAccessProps {
+    const auth: KafkaAuth =
+      config.kafkaAuth === 'scram'
+        ? {
+            mode: 'scram',
+            secretArn: config.kafkaSecretArn ?? '',
+            mechanism: config.kafkaScramMechanism,
+            ...(config.kafkaSecretKeyArn === undefined
+              ? {}
+              : { secretKeyArn: config.kafkaSecretKeyArn }),
+          }
+        : { mode: config.kafkaAuth };
+    const vpc: IVpc | undefined =
+      config.vpcId === undefined ? undefined : Vpc.fromLookup(this, 'Vpc', { vpcId: config.vpcId });
+    const securityGroups: ISecurityGroup[] = config.securityGroupIds.map((sg, i) =>
+      SecurityGroup.fromSecurityGroupId(this, `SecurityGroup${i}`, sg),
+    );
+    return {
+      bootstrapServers: config.kafkaBootstrapServers,
+      auth,
+      ...(config.mskClusterArn === undefined ? {} : { mskClusterArn: config.mskClusterArn }),
+      ...(config.kafkaTls === undefined ? {} : { tls: config.kafkaTls }),
+      ...(vpc === undefined
+        ? {}
+        : {
+            vpc,
+            vpcEndpoints: config.vpcEndpoints,
+            ...(config.subnetIds.length === 0
+              ? {}
+              : {
+                  vpcSubnets: {
+                    subnets: config.subnetIds.map((id, i) =>
+                      Subnet.fromSubnetId(this, `Subnet${i}`, id),
+                    ),
+                  },
+                }),
+            ...(securityGroups.length === 0 ? {} : { securityGroups }),
+          }),
+    };
+  }
+
+  #alarmTopic(config: AppConfig): Topic {
+    const topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'serverless-connect alarms',
+      enforceSSL: true,
+    });
+    topic.addSubscription(new EmailSubscription(config.alarmEmail ?? ''));
+    Validations.of(topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry no data beyond the alarm; encrypting them would need a customer-managed key whose policy admits CloudWatch (the AWS-managed SNS key cannot).',
+    });
+    return topic;
+  }
+}
+
+export interface CreateAppOptions {
+  /** Context values (as `-c key=value` would give them), merged over cdk.json's. */
+  readonly context?: Record<string, unknown>;
+}
+
+/**
+ * The default app (infra/bin/app.ts): the stack from context, in the CLI's default account and
+ * region when it knows them, with the cdk-nag AwsSolutions checks unless context `nag` is false.
+ */
+export function createApp(options: CreateAppOptions = {}): {
+  app: App;
+  stack: ServerlessConnectStack;
+  config: AppConfig;
+} {
+  const app = new App(options.context === undefined ? {} : { context: options.context });
+  const config = readAppConfig((key) => app.node.tryGetContext(key));
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  const stack = new ServerlessConnectStack(app, config.stackName, {
+    config,
+    ...(account === undefined && region === undefined
+      ? {}
+      : {
+          env: {
+            ...(account === undefined ? {} : { account }),
+            ...(region === undefined ? {} : { region }),
+          },
+        }),
+  });
+  if (config.nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack, config };
+}

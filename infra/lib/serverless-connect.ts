@@ -1,0 +1,100 @@
+import type { Duration } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { Monitoring, type MonitoringOptions } from './alarms.js';
+import { DataBucket, type DataBucketProps } from './data-bucket.js';
+import { EnumeratorTriggers } from './enumerator-schedule.js';
+import { ConnectFunctions, type FunctionsOptions } from './functions.js';
+import { acknowledgeIamWildcards } from './iam-wildcards.js';
+import { KafkaAccess, type KafkaAccessProps } from './kafka-access.js';
+import { ControlPlaneApi, type RestApiOptions } from './rest-api.js';
+import { StateTable, type StateTableProps } from './state-table.js';
+
+/** Options of the enumerator's schedule. */
+export interface ScheduleOptions {
+  /** @default Duration.minutes(1) */
+  readonly rate?: Duration;
+  /** @default true */
+  readonly enabled?: boolean;
+}
+
+/** Everything a serverless-connect deployment needs to know; only `kafka` is required. */
+export interface ServerlessConnectProps {
+  /** The Kafka cluster: brokers, MSK ARN, auth mode, TLS, VPC. */
+  readonly kafka: KafkaAccessProps;
+  /** @default - IAM authorization, stage `v1`, 50 requests/s (burst 100) */
+  readonly api?: RestApiOptions;
+  /** @default - AWS-managed encryption, deletion protection on, retained on stack deletion */
+  readonly stateTable?: StateTableProps;
+  /** @default - a new versioned, encrypted, TLS-only bucket with access logs, retained */
+  readonly dataBucket?: DataBucketProps;
+  /** @default - see {@link FunctionsOptions} */
+  readonly functions?: FunctionsOptions;
+  /** @default - every minute, enabled */
+  readonly schedule?: ScheduleOptions;
+  /** @default - alarms without notifications, a dashboard, runbook `docs/runbook.md` */
+  readonly monitoring?: MonitoringOptions;
+}
+
+/**
+ * Kafka Connect without a Connect cluster: the Kafka Connect REST API on API Gateway, the state
+ * table, the enumerator (schedule, stream trigger and REST nudges), source tasks dispatched as
+ * asynchronous Lambda invocations, sink tasks fed by Kafka event source mappings the enumerator
+ * manages, the S3 connectors' bucket, alarms and a dashboard. Least privilege throughout: every
+ * permission names this deployment's table, bucket, functions, secret or cluster.
+ *
+ * @example
+ * new ServerlessConnect(stack, 'Connect', {
+ *   kafka: {
+ *     bootstrapServers: ['b-1.demo.kafka.eu-west-1.amazonaws.com:9098'],
+ *     mskClusterArn: 'arn:aws:kafka:eu-west-1:111122223333:cluster/demo/abcd-1',
+ *     auth: { mode: 'iam' },
+ *   },
+ * });
+ */
+export class ServerlessConnect extends Construct {
+  readonly stateTable: StateTable;
+  readonly dataBucket: DataBucket;
+  readonly kafka: KafkaAccess;
+  readonly functions: ConnectFunctions;
+  readonly triggers: EnumeratorTriggers;
+  readonly api: ControlPlaneApi;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: ServerlessConnectProps) {
+    super(scope, id);
+    this.stateTable = new StateTable(this, 'StateTable', props.stateTable);
+    this.dataBucket = new DataBucket(this, 'DataBucket', props.dataBucket);
+    this.kafka = new KafkaAccess(this, 'Kafka', props.kafka);
+    this.functions = new ConnectFunctions(this, 'Functions', {
+      options: props.functions ?? {},
+      stateTable: this.stateTable,
+      dataBucket: this.dataBucket,
+      kafka: this.kafka,
+    });
+    this.triggers = new EnumeratorTriggers(this, 'EnumeratorTriggers', {
+      enumerator: this.functions.enumerator.function,
+      table: this.stateTable.table,
+      ...props.schedule,
+      ...(props.dataBucket?.notifySourcePrefixes === undefined
+        ? {}
+        : {
+            objectCreated: {
+              bucket: this.dataBucket.bucket,
+              prefixes: props.dataBucket.notifySourcePrefixes,
+            },
+          }),
+    });
+    this.api = new ControlPlaneApi(this, 'RestApi', {
+      ...(props.functions?.tracing === undefined ? {} : { tracing: props.functions.tracing }),
+      ...props.api,
+      handler: this.functions.api.function,
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      ...props.monitoring,
+      functions: this.functions,
+      api: this.api.api,
+      sourceTaskDlq: this.functions.sourceTaskDlq,
+    });
+    acknowledgeIamWildcards(this);
+  }
+}

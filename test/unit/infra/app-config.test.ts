@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { readAppConfig } from '../../../infra/lib/app-config.js';
+
+const reader =
+  (context: Record<string, unknown>) =>
+  (key: string): unknown =>
+    context[key];
+
+describe('readAppConfig', () => {
+  it('applies the documented defaults when only the brokers are given', () => {
+    // Act
+    const config = readAppConfig(reader({ kafkaBootstrapServers: 'b-1:9092, b-2:9092' }));
+    // Assess
+    expect(config).toMatchObject({
+      stackName: 'ServerlessConnect',
+      kafkaBootstrapServers: ['b-1:9092', 'b-2:9092'],
+      kafkaAuth: 'none',
+      kafkaTls: undefined,
+      apiAuth: 'iam',
+      tableDeletionProtection: true,
+      dataBucketVersioned: true,
+      logRetentionDays: 30,
+      enumeratorReservedConcurrency: 2,
+      nag: true,
+      subnetIds: [],
+    });
+  });
+
+  it('reads command-line strings and cdk.json values alike', () => {
+    // Act
+    const fromCli = readAppConfig(
+      reader({
+        kafkaBootstrapServers: 'b:9096',
+        kafkaAuth: 'scram',
+        kafkaSecretArn: 'arn:aws:secretsmanager:eu-west-1:1:secret:AmazonMSK_x-AbCdEf',
+        kafkaTls: 'true',
+        subnetIds: 'subnet-1,subnet-2',
+        tableDeletionProtection: 'false',
+        enumeratorReservedConcurrency: '0',
+      }),
+    );
+    const fromJson = readAppConfig(
+      reader({ kafkaBootstrapServers: ['b:9092'], kafkaTls: false, subnetIds: ['subnet-1'] }),
+    );
+    // Assess
+    expect(fromCli).toMatchObject({
+      kafkaAuth: 'scram',
+      kafkaTls: true,
+      subnetIds: ['subnet-1', 'subnet-2'],
+      tableDeletionProtection: false,
+      enumeratorReservedConcurrency: 0,
+    });
+    expect(fromJson).toMatchObject({
+      kafkaBootstrapServers: ['b:9092'],
+      kafkaTls: false,
+      subnetIds: ['subnet-1'],
+    });
+  });
+
+  it('names the offending key when a value is missing or invalid', () => {
+    expect(() => readAppConfig(reader({}))).toThrow(/kafkaBootstrapServers is required/);
+    expect(() =>
+      readAppConfig(reader({ kafkaBootstrapServers: 'b:1', kafkaAuth: 'scram' })),
+    ).toThrow(/kafkaSecretArn is required/);
+    expect(() => readAppConfig(reader({ kafkaBootstrapServers: 'b:1', apiAuth: 'basic' }))).toThrow(
+      /apiAuth must be one of iam, api-key, iam-and-api-key/,
+    );
+    expect(() => readAppConfig(reader({ kafkaBootstrapServers: 'b:1', nag: 'yes' }))).toThrow(
+      /nag must be true or false/,
+    );
+    expect(() =>
+      readAppConfig(reader({ kafkaBootstrapServers: 'b:1', logRetentionDays: 'week' })),
+    ).toThrow(/logRetentionDays must be an integer/);
+  });
+});

@@ -3,18 +3,25 @@
  * Connect's check order for PATCH: (1) a non-empty `offsets` list, (2) the connector exists,
  * (3) it is STOPPED with no task configs, (4) the entries have the right format, (5) write.
  *
+ * Source offsets are changed through the offset store's admin entry, which the runtime's
+ * lookup prefers (its entries are stamped newer than every task's) until a task advances the
+ * partition again; a source connector must also have finished the stop's fencing round (no
+ * task of an older generation can still commit over the change).
+ *
  * Sink offsets use Kafka's meaning of `kafka_offset`, the NEXT offset to consume, as Connect
  * reports its consumer group. The offset store keeps the sink runtime's position, the last
  * record durably written, so the API shows `stored + 1` and stores `kafka_offset - 1` (-1 when
  * the next record to consume is the partition's first).
  */
+import type { SourcePartitionOffset } from '../connect/records.js';
+import { knownSourcePartitions } from '../ports/admin-source-offsets.js';
 import type { ConfigMap } from '../ports/config-store.js';
 import { ConnectorNotStoppedError } from '../ports/errors.js';
 import type { SinkOffsetAlteration, SourceOffsetEntry } from '../ports/offset-store.js';
 import { sourcePartitionKey } from '../runtime/source/offsets-topic.js';
 import type { ConnectorOffset, ConnectorOffsets, Message } from './dto.js';
-import { BadRequestError, NotImplementedError } from './errors.js';
-import { findConnectorPlugin } from './plugin-catalog.js';
+import { BadRequestError, RestConflictError } from './errors.js';
+import { type ConnectorDescriptor, findConnectorPlugin } from './plugin-catalog.js';
 import { isJsonObject, type JsonObject, requireObject } from './request-body.js';
 import { requireConnectorWithTasks, type ServiceContext } from './service-context.js';
 
@@ -135,8 +142,12 @@ function assertPrimitives(map: JsonObject, what: string): void {
   }
 }
 
-/** Step 4 for sources: maps of primitives (Connect answers 500 for nested values). */
-function checkSourceEntries(entries: readonly OffsetEntry[]): void {
+/**
+ * Step 4 for sources: maps of primitives (Connect answers 500 for nested values). The last
+ * entry for a partition wins, as in Connect's map.
+ */
+function parseSourceEntries(entries: readonly OffsetEntry[]): SourcePartitionOffset[] {
+  const parsed = new Map<string, SourcePartitionOffset>();
   for (const { partition, offset } of entries) {
     if (partition === null) {
       throw new BadRequestError(
@@ -145,11 +156,10 @@ function checkSourceEntries(entries: readonly OffsetEntry[]): void {
     }
     assertPrimitives(partition, 'Source partition');
     if (offset !== null) assertPrimitives(offset, 'Source offset');
+    parsed.set(sourcePartitionKey(partition), { partition, offset });
   }
+  return [...parsed.values()];
 }
-
-const SOURCE_NOT_SUPPORTED =
-  'Altering or resetting the offsets of a source connector is not supported yet by serverless-connect; stored source offsets can only be read';
 
 export class OffsetsApi {
   readonly #ctx: ServiceContext;
@@ -178,7 +188,11 @@ export class OffsetsApi {
     }));
   }
 
-  /** Per source partition, the entry advanced last across the connector's tasks. */
+  /**
+   * Per source partition, the entry advanced last (newest `at`) across the connector's tasks and
+   * its admin entry (REST alterations, stamped newer than any task's entry when written). A
+   * partition whose newest entry is null (reset) has no offset and is left out, as in Connect.
+   */
   async #sourceOffsets(name: string): Promise<ConnectorOffset[]> {
     const tasks = await this.#ctx.store.offsets.listSourceOffsets(name);
     const best = new Map<string, SourceOffsetEntry>();
@@ -197,68 +211,77 @@ export class OffsetsApi {
   /** `PATCH /connectors/{c}/offsets`. */
   async alter(name: string, body: unknown): Promise<Message> {
     const entries = parseOffsetsBody(body);
-    const { config, type } = await this.#requireStopped(name);
-    if (type === 'source') {
-      checkSourceEntries(entries);
-      throw new NotImplementedError(SOURCE_NOT_SUPPORTED);
+    const { config, descriptor } = await this.#requireStopped(name);
+    let acknowledged: boolean;
+    if (descriptor.type === 'source') {
+      const changes = parseSourceEntries(entries);
+      acknowledged = await hook(() => descriptor.create().alterOffsets(config, changes));
+      await this.#ctx.store.offsets.alterSourceOffsets(name, changes);
+    } else {
+      const changes = parseSinkEntries(entries);
+      const next = new Map(
+        [...changes].map(([key, c]) => [key, c.offset === null ? null : c.offset + 1]),
+      );
+      acknowledged = await hook(() => descriptor.create().alterOffsets(config, next));
+      await this.#ctx.store.offsets.alterSinkOffsets(name, [...changes.values()]);
     }
-    const changes = parseSinkEntries(entries);
-    const acknowledged = await this.#sinkHook(
-      config,
-      new Map([...changes].map(([key, c]) => [key, c.offset === null ? null : c.offset + 1])),
-    );
-    await this.#ctx.store.offsets.alterSinkOffsets(name, [...changes.values()]);
     this.#ctx.nudge(name);
     return { message: acknowledged ? ALTERED : ALTERED_FRAMEWORK_ONLY };
   }
 
   /** `DELETE /connectors/{c}/offsets`: idempotent. */
   async reset(name: string): Promise<Message> {
-    const { config, type } = await this.#requireStopped(name);
-    if (type === 'source') {
-      if ((await this.#sourceOffsets(name)).length > 0) {
-        throw new NotImplementedError(SOURCE_NOT_SUPPORTED);
-      }
-      return { message: RESET };
+    const { config, descriptor } = await this.#requireStopped(name);
+    const { offsets } = this.#ctx.store;
+    let acknowledged: boolean;
+    if (descriptor.type === 'source') {
+      const known = knownSourcePartitions(await offsets.listSourceOffsets(name));
+      const resets = known.map((partition) => ({ partition, offset: null }));
+      acknowledged = await hook(() => descriptor.create().alterOffsets(config, resets));
+      await offsets.resetSourceOffsets(name);
+    } else {
+      const current = await offsets.getSinkOffsets(name);
+      const resets = new Map(current.map((o) => [`${o.topic}-${o.partition}`, null]));
+      acknowledged = await hook(() => descriptor.create().alterOffsets(config, resets));
+      await offsets.resetSinkOffsets(name);
     }
-    const current = await this.#ctx.store.offsets.getSinkOffsets(name);
-    const acknowledged = await this.#sinkHook(
-      config,
-      new Map(current.map((o) => [`${o.topic}-${o.partition}`, null])),
-    );
-    await this.#ctx.store.offsets.resetSinkOffsets(name);
     this.#ctx.nudge(name);
     return { message: acknowledged ? RESET : RESET_FRAMEWORK_ONLY };
   }
 
-  /** Steps 2 and 3: the connector exists, is STOPPED and has no task configs. */
-  async #requireStopped(name: string): Promise<{ config: ConfigMap; type: 'source' | 'sink' }> {
+  /**
+   * Steps 2 and 3: the connector exists, is STOPPED and has no task configs; for a source, the
+   * stop's fencing round is also complete (409 until the enumerator has fenced the old tasks).
+   */
+  async #requireStopped(
+    name: string,
+  ): Promise<{ config: ConfigMap; descriptor: ConnectorDescriptor }> {
     const { record, tasks } = await requireConnectorWithTasks(this.#ctx, name);
     if (record.targetState !== 'STOPPED' || tasks.tasks.length > 0) {
       throw new ConnectorNotStoppedError(name, record.targetState);
     }
     const className = record.config['connector.class'] ?? '';
-    const type = findConnectorPlugin(this.#ctx.plugins, className)?.type;
-    if (type === undefined) {
+    const descriptor = findConnectorPlugin(this.#ctx.plugins, className);
+    if (descriptor === undefined) {
       throw new BadRequestError(
         `The offsets of connector ${name} cannot be changed: its class ${className} is not installed`,
       );
     }
-    return { config: record.config, type };
-  }
-
-  /** The sink connector's `alterOffsets` hook; a refusal is a 400. */
-  async #sinkHook(
-    config: ConfigMap,
-    offsets: ReadonlyMap<string, number | null>,
-  ): Promise<boolean> {
-    const descriptor = findConnectorPlugin(this.#ctx.plugins, config['connector.class'] ?? '');
-    if (descriptor?.type !== 'sink') return false;
-    try {
-      return (await descriptor.create().alterOffsets(config, offsets)) === true;
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new BadRequestError(`The connector refused to change its offsets: ${detail}`);
+    if (descriptor.type === 'source' && (tasks.fencing ?? []).length > 0) {
+      throw new RestConflictError(
+        `The tasks of connector ${name} are still being fenced after the stop; retry in a few seconds`,
+      );
     }
+    return { config: record.config, descriptor };
+  }
+}
+
+/** The connector's `alterOffsets` hook: `true` when it acknowledges; a refusal is a 400. */
+async function hook(ask: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return (await ask()) === true;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new BadRequestError(`The connector refused to change its offsets: ${detail}`);
   }
 }

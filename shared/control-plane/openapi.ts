@@ -170,7 +170,9 @@ export const openApiDocument = {
           200: ok(ref('Message')),
           400: E400,
           404: E404,
-          501: error('Source offsets cannot be altered yet'),
+          409: error(
+            "Conflict: a concurrent change won, or a stopped source connector's old tasks are still being fenced",
+          ),
         },
       },
       delete: {
@@ -179,7 +181,9 @@ export const openApiDocument = {
           200: ok(ref('Message')),
           400: E400,
           404: E404,
-          501: error('Source offsets cannot be reset yet'),
+          409: error(
+            "Conflict: a concurrent change won, or a stopped source connector's old tasks are still being fenced",
+          ),
         },
       },
     }),

@@ -10,7 +10,7 @@ import type { ReconcileTrigger } from '../ports/dispatch.js';
 import { ConnectorNotFoundError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { Status, TaskStatus } from '../ports/status-store.js';
+import type { ConnectorStatusSnapshot } from '../ports/status-store.js';
 import type { ConnectorConfigValidator } from './config-validation.js';
 import type { ConnectorStateInfo, ConnectorTaskId, ConnectorType } from './dto.js';
 import { connectorTypeOf } from './plugin-catalog.js';
@@ -41,13 +41,8 @@ export interface ServiceContext extends ConnectServiceDeps {
   nudge(connector: string): void;
 }
 
-/** Everything stored about one connector, read in parallel. */
-export interface ConnectorSnapshot {
-  readonly record: ConnectorRecord;
-  readonly tasks: TaskConfigSet;
-  readonly status: Status | undefined;
-  readonly taskStatuses: readonly TaskStatus[];
-}
+/** Everything the status of one connector is derived from, read at once. */
+export type ConnectorSnapshot = ConnectorStatusSnapshot;
 
 /** The UTF-8 length of `text`. */
 export function utf8Bytes(text: string): number {
@@ -84,20 +79,15 @@ export async function requireConnectorWithTasks(
 }
 
 /**
- * The connector, its task configs and statuses (four reads in parallel), or 404. A pending
- * restart request is not read: the enumerator marks what it restarts RESTARTING when it takes
- * the request, and the 202 answer of the restart shows the plan itself.
+ * The connector, its task configs and statuses (one read of the status store's snapshot), or
+ * 404. A pending restart request is not read: the enumerator marks what it restarts RESTARTING
+ * when it takes the request, and the 202 answer of the restart shows the plan itself.
  */
 export async function readSnapshot(ctx: ServiceContext, name: string): Promise<ConnectorSnapshot> {
   if (!isStorableName(name)) throw new ConnectorNotFoundError(name);
-  const [record, tasks, status, taskStatuses] = await Promise.all([
-    ctx.store.configs.getConnector(name),
-    ctx.store.configs.getTaskConfigs(name),
-    ctx.store.status.getConnectorStatus(name),
-    ctx.store.status.listTaskStatuses(name),
-  ]);
-  if (record === undefined) throw new ConnectorNotFoundError(name);
-  return { record, tasks, status, taskStatuses };
+  const snapshot = await ctx.store.status.getConnectorSnapshot(name);
+  if (snapshot === undefined) throw new ConnectorNotFoundError(name);
+  return snapshot;
 }
 
 /** `source`, `sink` or `unknown` from the connector's stored class. */

@@ -46,6 +46,17 @@ export interface TaskSourceOffsets extends TaskRef {
   readonly pending?: PendingSourceOffsets;
 }
 
+/**
+ * The task number under which `listSourceOffsets` returns the connector's admin entry: the
+ * source offsets altered or reset through the REST API (`PATCH` / `DELETE
+ * /connectors/{c}/offsets`). No task ever has it (task numbers start at 0), and it sorts before
+ * every task. admin-source-offsets.ts computes the entry for every adapter.
+ */
+export const ADMIN_OFFSETS_TASK = -1;
+
+/** An explicit source offset change; `offset: null` resets the partition (it starts afresh). */
+export type SourceOffsetAlteration = SourcePartitionOffset;
+
 /** A sink connector's position in one topic-partition. */
 export interface SinkOffset {
   readonly topic: string;
@@ -73,6 +84,24 @@ export interface SinkOffsetAlteration {
  *   `NoPendingOffsetsError`). `discardPendingSourceOffsets(seq)` drops it after an abort.
  * - Together a healthy transaction costs two single-item writes.
  *
+ * Contract (source, REST alterations; KIP-875):
+ * - `alterSourceOffsets` and `resetSourceOffsets` never write a task's entry: they write the
+ *   connector's admin entry, which `listSourceOffsets` returns as one more TaskSourceOffsets
+ *   with task {@link ADMIN_OFFSETS_TASK} (listed first) and `committed` only. Each changed
+ *   partition gets an entry `{partition, offset, at}` whose `at` is newer than every entry
+ *   stored for the connector (`max(now, newest at + 1)`), so the runtime's lookup (per partition
+ *   the entry with the newest `at` across all entries) returns it until a task advances the
+ *   partition again. A reset is an entry with `offset: null`: the lookup finds null and the task
+ *   starts the partition afresh. The admin entry keeps its earlier entries for other
+ *   partitions; its `committed.seq` goes up by one per write.
+ * - `resetSourceOffsets` writes a null entry for every partition that any task (committed or
+ *   pending) or the admin entry holds, and nothing when there is none; nothing is removed.
+ * - Both are allowed only while the connector's target state is STOPPED
+ *   (`ConnectorNotStoppedError`; `ConnectorNotFoundError` for an unknown connector), checked
+ *   just before writing. Concurrent alterations serialise on the admin entry's seq; one that
+ *   keeps losing raises `StaleVersionError`; an admin entry that would outgrow one stored item
+ *   raises `ItemTooLargeError`. Deleting the connector with `keepOffsets` keeps it.
+ *
  * Contract (sink, per topic-partition):
  * - `commitSinkOffset` only moves forward: it returns `false` (and changes nothing) when the
  *   stored offset is equal or higher, so concurrent and replayed writers converge on the max.
@@ -85,7 +114,10 @@ export interface OffsetStore {
   /** The task's source offsets (strongly consistent). */
   getSourceOffsets(ref: TaskRef): Promise<TaskSourceOffsets>;
 
-  /** Source offsets of every task of the connector that has any, sorted by task id. */
+  /**
+   * Source offsets of every task of the connector that has any, sorted by task id, the admin
+   * entry (task {@link ADMIN_OFFSETS_TASK}) first when there is one.
+   */
   listSourceOffsets(connector: string): Promise<TaskSourceOffsets[]>;
 
   /** @throws EpochFencedError, StaleVersionError */
@@ -119,4 +151,16 @@ export interface OffsetStore {
 
   /** Forgets every sink offset of the connector. @throws ConnectorNotFoundError, ConnectorNotStoppedError */
   resetSinkOffsets(connector: string): Promise<void>;
+
+  /**
+   * Records `changes` in the connector's admin entry (see the contract above).
+   * @throws ConnectorNotFoundError, ConnectorNotStoppedError, StaleVersionError, ItemTooLargeError
+   */
+  alterSourceOffsets(connector: string, changes: readonly SourceOffsetAlteration[]): Promise<void>;
+
+  /**
+   * Resets every source partition the connector has an entry for (see the contract above).
+   * @throws ConnectorNotFoundError, ConnectorNotStoppedError, StaleVersionError, ItemTooLargeError
+   */
+  resetSourceOffsets(connector: string): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { ConnectorRecord, TaskConfigSet } from './config-store.js';
 import type { Fence, TaskRef } from './lease-store.js';
 
 /**
@@ -44,6 +45,16 @@ export function truncateTrace(trace: string): string {
     : `${trace.slice(0, MAX_TRACE_LENGTH - marker.length)}${marker}`;
 }
 
+/** What `GET /connectors/{c}/status` shows, read together: config, task configs, statuses. */
+export interface ConnectorStatusSnapshot {
+  readonly record: ConnectorRecord;
+  readonly tasks: TaskConfigSet;
+  /** `undefined` when no connector status was written yet. */
+  readonly status: Status | undefined;
+  /** Sorted by task id. */
+  readonly taskStatuses: readonly TaskStatus[];
+}
+
 /**
  * Connector and task status.
  *
@@ -75,4 +86,12 @@ export interface StatusStore {
 
   /** Every task status of the connector, sorted by task id. */
   listTaskStatuses(connector: string): Promise<TaskStatus[]>;
+
+  /**
+   * The connector's config record, task configs, connector status and task statuses, as
+   * `ConfigStore.getConnector`, `ConfigStore.getTaskConfigs`, `getConnectorStatus` and
+   * `listTaskStatuses` would return them, in one strongly consistent read (one Query of the
+   * connector's partition on DynamoDB); `undefined` when the connector does not exist.
+   */
+  getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined>;
 }

@@ -1,20 +1,26 @@
+import type { SourcePartitionOffset } from '../../connect/records.js';
+import { knownSourcePartitions, nextAdminSourceOffsets } from '../../ports/admin-source-offsets.js';
 import type { Clock } from '../../ports/clock.js';
+import { MAX_ITEM_BYTES } from '../../ports/config-store.js';
 import {
   ConnectorNotFoundError,
   ConnectorNotStoppedError,
+  ItemTooLargeError,
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../ports/errors.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
-import type {
-  CommittedSourceOffsets,
-  OffsetStore,
-  PendingSourceOffsets,
-  SinkOffset,
-  SinkOffsetAlteration,
-  TaskSourceOffsets,
+import {
+  ADMIN_OFFSETS_TASK,
+  type CommittedSourceOffsets,
+  type OffsetStore,
+  type PendingSourceOffsets,
+  type SinkOffset,
+  type SinkOffsetAlteration,
+  type SourceOffsetAlteration,
+  type TaskSourceOffsets,
 } from '../../ports/offset-store.js';
-import { type Item, num, optN, reqN, reqS, str } from './attributes.js';
+import { type Item, itemSize, num, optN, reqN, reqS, str } from './attributes.js';
 import {
   connectorKey,
   decodeConnector,
@@ -31,8 +37,18 @@ import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
 const ABOVE_COMMITTED = (seq: string) =>
   `(attribute_not_exists(#${ATTR.committedSeq}) OR #${ATTR.committedSeq} < ${seq})`;
+/** Attempts at the admin entry's conditional write before `StaleVersionError`. */
+const ADMIN_WRITE_ATTEMPTS = 3;
 
-/** OffsetStore over `TASK#n` (source) and `SINKOFFSET#topic#partition` (sink) items. */
+/** The sort key of a task's item; the admin entry has its own. */
+function sourceSk(task: number): string {
+  return task === ADMIN_OFFSETS_TASK ? KEYS.adminOffsetsSk : KEYS.taskSk(task);
+}
+
+/**
+ * OffsetStore over `TASK#n` (source), `TASK#ADMIN` (source offsets changed through the REST
+ * API, listed as task {@link ADMIN_OFFSETS_TASK}) and `SINKOFFSET#topic#partition` (sink) items.
+ */
 export class DynamoDbOffsetStore implements OffsetStore {
   readonly #table: DynamoTable;
   readonly #clock: Clock;
@@ -44,7 +60,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
 
   async getSourceOffsets(ref: TaskRef): Promise<TaskSourceOffsets> {
     const item = await this.#table.get(
-      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      connectorKey(ref.connector, sourceSk(ref.task)),
       `read the source offsets of ${ref.connector}-${ref.task}`,
     );
     return sourceOffsets(ref, item);
@@ -208,6 +224,68 @@ export class DynamoDbOffsetStore implements OffsetStore {
       [partitionKey.name, sortKey.name],
     );
     await this.#table.deleteAll(keys, operation);
+  }
+
+  async alterSourceOffsets(
+    connector: string,
+    changes: readonly SourceOffsetAlteration[],
+  ): Promise<void> {
+    const operation = `alter the source offsets of ${connector}`;
+    await this.#requireStopped(connector, operation);
+    await this.#writeAdmin(connector, operation, () => changes);
+  }
+
+  async resetSourceOffsets(connector: string): Promise<void> {
+    const operation = `reset the source offsets of ${connector}`;
+    await this.#requireStopped(connector, operation);
+    await this.#writeAdmin(connector, operation, (all) =>
+      knownSourcePartitions(all).map((partition) => ({ partition, offset: null })),
+    );
+  }
+
+  /**
+   * Reads every source entry (one Query), computes the admin entry and writes it, conditioned on
+   * the admin seq read, so concurrent alterations serialise; a lost race reads again.
+   */
+  async #writeAdmin(
+    connector: string,
+    operation: string,
+    changesOf: (all: readonly TaskSourceOffsets[]) => readonly SourcePartitionOffset[],
+  ): Promise<void> {
+    let previous = 0;
+    let found: number | undefined;
+    for (let attempt = 0; attempt < ADMIN_WRITE_ATTEMPTS; attempt += 1) {
+      const all = await this.listSourceOffsets(connector);
+      previous = all.find((task) => task.task === ADMIN_OFFSETS_TASK)?.committed?.seq ?? 0;
+      const now = this.#clock.now();
+      const next = nextAdminSourceOffsets(all, changesOf(all), now);
+      if (next === undefined) return;
+      const item: Item = {
+        ...connectorKey(connector, KEYS.adminOffsetsSk),
+        [ATTR.formatVersion]: versionAttr(),
+        [ATTR.task]: num(ADMIN_OFFSETS_TASK),
+        [ATTR.committedSeq]: num(next.seq),
+        [ATTR.committedOffsets]: jsonAttr(next.offsets),
+        [ATTR.updatedAt]: num(now),
+      };
+      const size = itemSize(item);
+      if (size > MAX_ITEM_BYTES) {
+        throw new ItemTooLargeError(`source offsets of ${connector}`, size, MAX_ITEM_BYTES);
+      }
+      const result = await this.#table.put(
+        item,
+        previous === 0
+          ? { condition: `attribute_not_exists(#${ATTR.committedSeq})` }
+          : {
+              condition: `#${ATTR.committedSeq} = :previous`,
+              values: { ':previous': num(previous) },
+            },
+        operation,
+      );
+      if (result.ok) return;
+      found = result.old === undefined ? undefined : optN(result.old, ATTR.committedSeq);
+    }
+    throw new StaleVersionError(`source offsets of ${connector} (REST changes)`, previous, found);
   }
 
   async #requireStopped(connector: string, operation: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
 import {
+  type ConnectorStatusSnapshot,
   type Status,
   type StatusStore,
   type StatusUpdate,
@@ -8,11 +9,46 @@ import {
   type TaskStatus,
   truncateTrace,
 } from '../../ports/status-store.js';
-import { num, str } from './attributes.js';
-import { connectorKey, decodeStatus, decodeTaskItem, versionAttr } from './codec.js';
+import { type Item, num, str } from './attributes.js';
+import {
+  connectorKey,
+  decodeConnector,
+  decodeStatus,
+  decodeTaskConfigs,
+  decodeTaskItem,
+  versionAttr,
+} from './codec.js';
 import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
 import type { DynamoTable } from './table.js';
-import { ATTR, KEYS } from './table-schema.js';
+import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
+
+/**
+ * The sort keys from `CONNECTOR` to `TASKS` hold, in order: CONNECTOR, RESTART,
+ * SINKOFFSET#…, STATUS, TASK#…, TASKS (TOPIC#… sort after). The snapshot reads that range in
+ * one Query, drops the sink offsets with a filter (their `topic` attribute; a filter cannot name
+ * the sort key) and projects away the source offsets of TASK# items.
+ */
+const SNAPSHOT_ATTRS = [
+  STATE_TABLE.partitionKey.name,
+  STATE_TABLE.sortKey.name,
+  ATTR.formatVersion,
+  // CONNECTOR
+  ATTR.name,
+  ATTR.config,
+  ATTR.version,
+  ATTR.target,
+  ATTR.createdAt,
+  ATTR.updatedAt,
+  // TASKS
+  ATTR.tasks,
+  ATTR.fencing,
+  // STATUS and TASK#n
+  ATTR.task,
+  ATTR.state,
+  ATTR.workerId,
+  ATTR.trace,
+  ATTR.statusAt,
+];
 
 /** StatusStore over `STATUS` (connector) and `TASK#n` (task) items. */
 export class DynamoDbStatusStore implements StatusStore {
@@ -117,6 +153,40 @@ export class DynamoDbStatusStore implements StatusStore {
         status === undefined ? [] : [{ connector, task, ...status }],
       );
   }
+
+  async getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined> {
+    const items = await this.#table.queryBetween(
+      KEYS.connectorPk(connector),
+      { from: KEYS.connectorSk, to: KEYS.tasksSk },
+      `read the status of ${connector}`,
+      { projection: SNAPSHOT_ATTRS, filter: `attribute_not_exists(#${ATTR.topic})` },
+    );
+    return snapshotOf(connector, items);
+  }
+}
+
+/** The snapshot from the items of the CONNECTOR..TASKS range (undefined without CONNECTOR). */
+function snapshotOf(
+  connector: string,
+  items: readonly Item[],
+): ConnectorStatusSnapshot | undefined {
+  const sortKey = STATE_TABLE.sortKey.name;
+  const bySk = (sk: string) => items.find((item) => item[sortKey]?.S === sk);
+  const connectorItem = bySk(KEYS.connectorSk);
+  if (connectorItem === undefined) return undefined;
+  const statusItem = bySk(KEYS.statusSk);
+  return {
+    record: decodeConnector(connectorItem),
+    tasks: decodeTaskConfigs(connector, bySk(KEYS.tasksSk)),
+    status: statusItem === undefined ? undefined : decodeStatus(statusItem),
+    taskStatuses: items
+      .filter((item) => item[sortKey]?.S?.startsWith(KEYS.taskPrefix))
+      .map((item) => decodeTaskItem(connector, item))
+      .sort((a, b) => a.task - b.task)
+      .flatMap(({ task, status }) =>
+        status === undefined ? [] : [{ connector, task, ...status }],
+      ),
+  };
 }
 
 function stamp<S extends StatusUpdate>(status: S, now: number): Status<S['state']> {

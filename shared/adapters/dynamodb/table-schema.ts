@@ -11,6 +11,8 @@
  * | `TASKS`                        | all task configs with per-task generations, set version   |
  * | `TASK#<n, 6 digits>`           | lease (owner, expiry, generation), epoch, task status,    |
  * |                                | source offsets (committed and pending)                    |
+ * | `TASK#ADMIN`                   | source offsets altered or reset through the REST API, as  |
+ * |                                | committed offsets of task -1 (`task` attribute = -1)      |
  * | `STATUS`                       | connector status                                          |
  * | `SINKOFFSET#<topic>#<partition>` | sink offset                                             |
  * | `TOPIC#<topic>`                | an active topic                                           |
@@ -106,6 +108,8 @@ export const KEYS = {
   restartSk: 'RESTART',
   taskPrefix: 'TASK#',
   taskSk: (task: number): string => `TASK#${String(task).padStart(6, '0')}`,
+  /** The admin entry of source offsets (under the task prefix, so one Query lists it too). */
+  adminOffsetsSk: 'TASK#ADMIN',
   sinkOffsetPrefix: 'SINKOFFSET#',
   sinkOffsetSk: (topic: string, partition: number): string => `SINKOFFSET#${topic}#${partition}`,
   topicPrefix: 'TOPIC#',

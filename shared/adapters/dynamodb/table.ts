@@ -201,18 +201,54 @@ export class DynamoTable {
       prefix === undefined
         ? `#${partitionKey.name} = :pk`
         : `#${partitionKey.name} = :pk AND begins_with(#${sortKey.name}, :prefix)`;
-    const projectionExpression = projection?.map((name) => `#${name}`).join(', ');
-    const names = namesOf(condition, projectionExpression);
+    return this.#queryAll(
+      condition,
+      { ':pk': { S: pk }, ...(prefix === undefined ? {} : { ':prefix': { S: prefix } }) },
+      operation,
+      projection === undefined ? {} : { projection },
+    );
+  }
+
+  /**
+   * Every item of partition `pk` whose sort key lies in `[from, to]` and that passes `filter`
+   * (an expression over non-key attributes, with its `values`), in one Query per 1 MB page.
+   * Items the filter drops are still read (and, in DynamoDB, billed).
+   */
+  async queryBetween(
+    pk: string,
+    range: { readonly from: string; readonly to: string },
+    operation: string,
+    options: {
+      readonly projection?: readonly string[];
+      readonly filter?: Expression['condition'];
+      readonly values?: Record<string, AttributeValue>;
+    } = {},
+  ): Promise<Item[]> {
+    const { partitionKey, sortKey } = STATE_TABLE;
+    return this.#queryAll(
+      `#${partitionKey.name} = :pk AND #${sortKey.name} BETWEEN :from AND :to`,
+      { ':pk': { S: pk }, ':from': { S: range.from }, ':to': { S: range.to }, ...options.values },
+      operation,
+      options,
+    );
+  }
+
+  async #queryAll(
+    condition: string,
+    values: Record<string, AttributeValue>,
+    operation: string,
+    options: { readonly projection?: readonly string[]; readonly filter?: string | undefined },
+  ): Promise<Item[]> {
+    const projectionExpression = options.projection?.map((name) => `#${name}`).join(', ');
+    const names = namesOf(condition, projectionExpression, options.filter);
     const input: QueryCommandInput = {
       TableName: this.name,
       KeyConditionExpression: condition,
-      ExpressionAttributeValues: {
-        ':pk': { S: pk },
-        ...(prefix === undefined ? {} : { ':prefix': { S: prefix } }),
-      },
+      ExpressionAttributeValues: values,
       ConsistentRead: true,
       ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
       ...(projectionExpression === undefined ? {} : { ProjectionExpression: projectionExpression }),
+      ...(options.filter === undefined ? {} : { FilterExpression: options.filter }),
     };
     const items: Item[] = [];
     try {

@@ -1,32 +1,42 @@
+import type { SourcePartitionOffset } from '../../connect/records.js';
+import { knownSourcePartitions, nextAdminSourceOffsets } from '../../ports/admin-source-offsets.js';
+import type { Clock } from '../../ports/clock.js';
+import { MAX_ITEM_BYTES } from '../../ports/config-store.js';
 import {
   ConnectorNotFoundError,
   ConnectorNotStoppedError,
+  ItemTooLargeError,
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../ports/errors.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
-import type {
-  CommittedSourceOffsets,
-  OffsetStore,
-  PendingSourceOffsets,
-  SinkOffset,
-  SinkOffsetAlteration,
-  TaskSourceOffsets,
+import {
+  ADMIN_OFFSETS_TASK,
+  type CommittedSourceOffsets,
+  type OffsetStore,
+  type PendingSourceOffsets,
+  type SinkOffset,
+  type SinkOffsetAlteration,
+  type SourceOffsetAlteration,
+  type TaskSourceOffsets,
 } from '../../ports/offset-store.js';
 import {
   assertFence,
   type ConnectorItems,
   compareNames,
   copy,
+  jsonBytes,
   type MemoryDb,
 } from './memory-db.js';
 
-/** OffsetStore in memory. */
+/** OffsetStore in memory; the admin entry is the task record {@link ADMIN_OFFSETS_TASK}. */
 export class MemoryOffsetStore implements OffsetStore {
   readonly #db: MemoryDb;
+  readonly #clock: Clock;
 
-  constructor(db: MemoryDb) {
+  constructor(db: MemoryDb, clock: Clock) {
     this.#db = db;
+    this.#clock = clock;
   }
 
   async getSourceOffsets(ref: TaskRef): Promise<TaskSourceOffsets> {
@@ -138,6 +148,47 @@ export class MemoryOffsetStore implements OffsetStore {
 
   async resetSinkOffsets(connector: string): Promise<void> {
     this.#stopped(connector).sinkOffsets.clear();
+  }
+
+  async alterSourceOffsets(
+    connector: string,
+    changes: readonly SourceOffsetAlteration[],
+  ): Promise<void> {
+    this.#stopped(connector);
+    this.#writeAdmin(connector, () => changes);
+  }
+
+  async resetSourceOffsets(connector: string): Promise<void> {
+    this.#stopped(connector);
+    this.#writeAdmin(connector, (all) =>
+      knownSourcePartitions(all).map((partition) => ({ partition, offset: null })),
+    );
+  }
+
+  /** Synchronous from read to write, so atomic (no seq race to lose in memory). */
+  #writeAdmin(
+    connector: string,
+    changesOf: (all: readonly TaskSourceOffsets[]) => readonly SourcePartitionOffset[],
+  ): void {
+    const records = this.#db.items(connector).taskRecords;
+    const all = [...records.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([task, record]) => ({
+        connector,
+        task,
+        ...(record.committed === undefined ? {} : { committed: record.committed }),
+        ...(record.pending === undefined ? {} : { pending: record.pending }),
+      }));
+    const next = nextAdminSourceOffsets(all, changesOf(all), this.#clock.now());
+    if (next === undefined) return;
+    const size = jsonBytes(next);
+    if (size > MAX_ITEM_BYTES) {
+      throw new ItemTooLargeError(`source offsets of ${connector}`, size, MAX_ITEM_BYTES);
+    }
+    records.set(ADMIN_OFFSETS_TASK, {
+      ...records.get(ADMIN_OFFSETS_TASK),
+      committed: copy(next),
+    });
   }
 
   #stopped(connector: string): ConnectorItems {

@@ -51,7 +51,7 @@ export class MemoryStateStore implements StateStore {
     this.configs = new MemoryConfigStore(this.#db, clock);
     this.leases = new MemoryLeaseStore(this.#db, clock);
     this.status = new MemoryStatusStore(this.#db, clock);
-    this.offsets = new MemoryOffsetStore(this.#db);
+    this.offsets = new MemoryOffsetStore(this.#db, clock);
     this.topics = new MemoryTopicStore(this.#db);
     this.restarts = new MemoryRestartStore(this.#db, clock);
     this.loggers = new MemoryLoggerLevelStore(this.#db, clock);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
 import {
+  type ConnectorStatusSnapshot,
   type Status,
   type StatusStore,
   type StatusUpdate,
@@ -65,6 +66,17 @@ export class MemoryStatusStore implements StatusStore {
       .flatMap(([task, record]) =>
         record.status === undefined ? [] : [{ connector, task, ...copy(record.status) }],
       );
+  }
+
+  async getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined> {
+    const items = this.#db.peek(connector);
+    if (items?.connector === undefined) return undefined;
+    return {
+      record: copy(items.connector),
+      tasks: items.tasks === undefined ? { connector, version: 0, tasks: [] } : copy(items.tasks),
+      status: items.status === undefined ? undefined : copy(items.status),
+      taskStatuses: await this.listTaskStatuses(connector),
+    };
   }
 
   #stamp<S extends StatusUpdate>(status: S): Status<S['state']> {

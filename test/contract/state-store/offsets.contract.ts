@@ -7,7 +7,12 @@ import {
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../../shared/ports/errors.js';
-import type { PendingSourceOffsets } from '../../../shared/ports/offset-store.js';
+import {
+  ADMIN_OFFSETS_TASK,
+  type PendingSourceOffsets,
+  type SourceOffsetEntry,
+} from '../../../shared/ports/offset-store.js';
+import type { StateStore } from '../../../shared/ports/state-store.js';
 import { leasedTask, seedConnector, shuffled, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
 
@@ -22,6 +27,34 @@ function pending(seq: number, position = seq * 10): PendingSourceOffsets {
     ],
     positions: [{ topic: 'connect-offsets', partition: 3, offset: String(position) }],
   };
+}
+
+/** Task `task` of connector `c` commits `offsets` (seq 1), as the runtime does. */
+async function commitAs(
+  store: StateStore,
+  task: number,
+  offsets: readonly SourceOffsetEntry[],
+): Promise<void> {
+  const ref = { connector: 'c', task };
+  const lease = await store.leases.acquireLease({
+    ...ref,
+    owner: `o${task}`,
+    generation: 1,
+    ttlMs: TTL_MS,
+  });
+  await store.offsets.writePendingSourceOffsets(ref, { seq: 1, offsets, positions: [] }, lease);
+  await store.offsets.promotePendingSourceOffsets(ref, 1, lease);
+}
+
+/** Per partition (by JSON), the entry with the newest `at`: the runtime's lookup rule. */
+function newestEntries(all: readonly { committed?: { offsets: readonly SourceOffsetEntry[] } }[]) {
+  const best = new Map<string, SourceOffsetEntry>();
+  for (const entry of all.flatMap((t) => t.committed?.offsets ?? [])) {
+    const key = JSON.stringify(entry.partition);
+    const current = best.get(key);
+    if (current === undefined || (entry.at ?? 0) > (current.at ?? 0)) best.set(key, entry);
+  }
+  return Object.fromEntries([...best].map(([key, entry]) => [key, entry.offset]));
 }
 
 export function offsetContract(factory: StateStoreFactory): void {
@@ -131,6 +164,174 @@ export function offsetContract(factory: StateStoreFactory): void {
       const listed = await store.offsets.listSourceOffsets('c');
 
       expect(listed.map((offsets) => offsets.task)).toEqual([0, 2]);
+    });
+  });
+
+  describe('source offsets changed through the REST API (the admin entry)', () => {
+    it('lists an alteration as task -1, first, stamped newer than every task entry', async () => {
+      // Prepare
+      const { store, clock } = await factory();
+      await seedConnector(store, 'c', { tasks: 2 });
+      await commitAs(store, 0, [{ partition: { file: 'a' }, offset: { line: 100 }, at: 5 }]);
+      await commitAs(store, 1, [
+        { partition: { file: 'b' }, offset: { line: 7 }, at: clock.now() + 60_000 },
+      ]);
+      await store.configs.setTargetState('c', 'STOPPED');
+      // Act
+      await store.offsets.alterSourceOffsets('c', [
+        { partition: { file: 'a' }, offset: { line: 3 } },
+        { partition: { file: 'b' }, offset: null },
+      ]);
+      const listed = await store.offsets.listSourceOffsets('c');
+      // Assess
+      expect(listed.map((t) => t.task)).toEqual([ADMIN_OFFSETS_TASK, 0, 1]);
+      const at = clock.now() + 60_001;
+      expect(listed[0]).toEqual({
+        connector: 'c',
+        task: ADMIN_OFFSETS_TASK,
+        committed: {
+          seq: 1,
+          offsets: [
+            { partition: { file: 'a' }, offset: { line: 3 }, at },
+            { partition: { file: 'b' }, offset: null, at },
+          ],
+        },
+      });
+      expect(newestEntries(listed)).toEqual({ '{"file":"a"}': { line: 3 }, '{"file":"b"}': null });
+      expect(await store.offsets.getSourceOffsets({ connector: 'c', task: -1 })).toEqual(listed[0]);
+      expect((await store.offsets.getSourceOffsets({ connector: 'c', task: 0 })).committed).toEqual(
+        { seq: 1, offsets: [{ partition: { file: 'a' }, offset: { line: 100 }, at: 5 }] },
+      );
+    });
+
+    it('keeps earlier alterations of other partitions and replaces those changed again', async () => {
+      // Prepare
+      const { store, clock } = await factory();
+      await seedConnector(store, 'c', { target: 'STOPPED' });
+      await store.offsets.alterSourceOffsets('c', [
+        { partition: { file: 'a' }, offset: { line: 1 } },
+        { partition: { file: 'b', shard: 2 }, offset: { line: 2 } },
+      ]);
+      const first = clock.now();
+      clock.advance(1_000);
+      // Act
+      await store.offsets.alterSourceOffsets('c', [
+        { partition: { shard: 2, file: 'b' }, offset: { line: 20 } },
+        { partition: { file: 'c' }, offset: { line: 30 } },
+        { partition: { file: 'c' }, offset: { line: 31 } },
+      ]);
+      const [admin] = await store.offsets.listSourceOffsets('c');
+      // Assess
+      expect(admin?.committed).toEqual({
+        seq: 2,
+        offsets: [
+          { partition: { file: 'a' }, offset: { line: 1 }, at: first },
+          { partition: { shard: 2, file: 'b' }, offset: { line: 20 }, at: first + 1_000 },
+          { partition: { file: 'c' }, offset: { line: 31 }, at: first + 1_000 },
+        ],
+      });
+    });
+
+    it('resets every partition a task (committed or pending) or an alteration knows', async () => {
+      // Prepare
+      const { store, clock } = await factory();
+      await seedConnector(store, 'c', { tasks: 2 });
+      await commitAs(store, 0, [{ partition: { file: 'a' }, offset: { line: 9 }, at: 1 }]);
+      const lease = await store.leases.acquireLease({
+        connector: 'c',
+        task: 1,
+        owner: 'o1',
+        generation: 1,
+        ttlMs: TTL_MS,
+      });
+      await store.offsets.writePendingSourceOffsets(
+        { connector: 'c', task: 1 },
+        {
+          seq: 1,
+          offsets: [{ partition: { file: 'p' }, offset: { line: 4 }, at: 2 }],
+          positions: [],
+        },
+        lease,
+      );
+      await store.configs.setTargetState('c', 'STOPPED');
+      await store.offsets.alterSourceOffsets('c', [
+        { partition: { file: 'x' }, offset: { line: 1 } },
+      ]);
+      clock.advance(10);
+      // Act
+      await store.offsets.resetSourceOffsets('c');
+      const listed = await store.offsets.listSourceOffsets('c');
+      // Assess
+      const at = clock.now();
+      expect(listed[0]?.committed).toEqual({
+        seq: 2,
+        offsets: [
+          { partition: { file: 'x' }, offset: null, at },
+          { partition: { file: 'a' }, offset: null, at },
+          { partition: { file: 'p' }, offset: null, at },
+        ],
+      });
+      expect(listed.map((t) => t.task)).toEqual([ADMIN_OFFSETS_TASK, 0, 1]);
+      expect(listed[2]?.pending?.offsets).toEqual([
+        { partition: { file: 'p' }, offset: { line: 4 }, at: 2 },
+      ]);
+    });
+
+    it('writes nothing when resetting a connector that never stored source offsets', async () => {
+      // Prepare
+      const { store, countItems } = await factory();
+      await seedConnector(store, 'c', { target: 'STOPPED' });
+      const before = await countItems('c');
+      // Act
+      await store.offsets.resetSourceOffsets('c');
+      // Assess
+      expect(await store.offsets.listSourceOffsets('c')).toEqual([]);
+      expect(await countItems('c')).toBe(before);
+    });
+
+    it.each(['RUNNING', 'PAUSED'] as const)(
+      'refuses to alter or reset source offsets while the connector is %s',
+      async (target) => {
+        // Prepare
+        const { store } = await factory();
+        await seedConnector(store, 'c', { tasks: 1 });
+        await commitAs(store, 0, [{ partition: { file: 'a' }, offset: { line: 9 }, at: 1 }]);
+        await store.configs.setTargetState('c', target);
+        // Act
+        const alter = store.offsets.alterSourceOffsets('c', [
+          { partition: { file: 'a' }, offset: null },
+        ]);
+        const reset = store.offsets.resetSourceOffsets('c');
+        // Assess
+        await expect(alter).rejects.toBeInstanceOf(ConnectorNotStoppedError);
+        await expect(reset).rejects.toBeInstanceOf(ConnectorNotStoppedError);
+        expect((await store.offsets.listSourceOffsets('c')).map((t) => t.task)).toEqual([0]);
+      },
+    );
+
+    it('refuses to alter the source offsets of a connector that does not exist', async () => {
+      const { store } = await factory();
+
+      await expect(
+        store.offsets.alterSourceOffsets('missing', [{ partition: { f: 1 }, offset: null }]),
+      ).rejects.toBeInstanceOf(ConnectorNotFoundError);
+      await expect(store.offsets.resetSourceOffsets('missing')).rejects.toBeInstanceOf(
+        ConnectorNotFoundError,
+      );
+    });
+
+    it('keeps alterations when the connector is deleted with its offsets kept, and no task status', async () => {
+      // Prepare
+      const { store } = await factory();
+      await seedConnector(store, 'c', { target: 'STOPPED' });
+      await store.offsets.alterSourceOffsets('c', [{ partition: { f: 1 }, offset: { n: 2 } }]);
+      const statuses = await store.status.listTaskStatuses('c');
+      // Act
+      await store.configs.deleteConnector('c', { keepOffsets: true });
+      const listed = await store.offsets.listSourceOffsets('c');
+      // Assess
+      expect(statuses).toEqual([]);
+      expect(listed.map((t) => t.committed?.offsets.map((e) => e.offset))).toEqual([[{ n: 2 }]]);
     });
   });
 

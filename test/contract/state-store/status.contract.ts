@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FencedError } from '../../../shared/connect/errors.js';
 import { EpochFencedError } from '../../../shared/ports/errors.js';
 import { MAX_TRACE_LENGTH } from '../../../shared/ports/status-store.js';
-import { leasedTask, TTL_MS } from './fixtures.js';
+import { leasedTask, seedConnector, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
 
 export function statusContract(factory: StateStoreFactory): void {
@@ -121,6 +121,90 @@ export function statusContract(factory: StateStoreFactory): void {
       expect(await store.status.getTaskStatus({ connector: 'c', task: 0 })).toBeUndefined();
       expect(await store.status.listTaskStatuses('c')).toEqual([]);
       expect((await store.leases.getLease({ connector: 'c', task: 0 }))?.epoch).toBe(lease.epoch);
+    });
+  });
+
+  describe('status snapshot', () => {
+    it('reads what the four separate reads return, whatever else the connector stores', async () => {
+      // Prepare
+      const { store } = await factory();
+      await seedConnector(store, 'c', { tasks: 3 });
+      await store.status.putConnectorStatus('c', { state: 'RUNNING', workerId: 'enumerator' });
+      const lease = await store.leases.acquireLease({
+        connector: 'c',
+        task: 0,
+        owner: 'fn-0',
+        generation: 1,
+        ttlMs: TTL_MS,
+      });
+      await store.status.putTaskStatus(
+        { connector: 'c', task: 0 },
+        { state: 'RUNNING', workerId: 'fn-0' },
+        lease,
+      );
+      await store.status.putTaskStatus(
+        { connector: 'c', task: 2 },
+        { state: 'FAILED', workerId: 'fn-2', trace: 'Error: boom' },
+      );
+      await store.offsets.writePendingSourceOffsets(
+        { connector: 'c', task: 0 },
+        { seq: 1, offsets: [{ partition: { f: 'a' }, offset: { n: 1 }, at: 1 }], positions: [] },
+        lease,
+      );
+      await store.leases.acquireLease({
+        connector: 'c',
+        task: 1,
+        owner: 'fn-1',
+        generation: 1,
+        ttlMs: TTL_MS,
+      });
+      for (let partition = 0; partition < 30; partition += 1) {
+        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, offset: 5 });
+      }
+      await store.topics.recordActiveTopic('c', 'orders');
+      await store.restarts.requestRestart('c', { includeTasks: true, onlyFailed: false });
+      // Act
+      const snapshot = await store.status.getConnectorSnapshot('c');
+      // Assess
+      expect(snapshot).toEqual({
+        record: await store.configs.getConnector('c'),
+        tasks: await store.configs.getTaskConfigs('c'),
+        status: await store.status.getConnectorStatus('c'),
+        taskStatuses: await store.status.listTaskStatuses('c'),
+      });
+      expect(snapshot?.taskStatuses.map((t) => [t.task, t.state])).toEqual([
+        [0, 'RUNNING'],
+        [2, 'FAILED'],
+      ]);
+      expect(snapshot?.tasks.tasks).toHaveLength(3);
+    });
+
+    it('reads a connector with no task configs and no status yet', async () => {
+      const { store } = await factory();
+      const record = await store.configs.createConnector('c', { 'connector.class': 'X' });
+
+      expect(await store.status.getConnectorSnapshot('c')).toEqual({
+        record,
+        tasks: { connector: 'c', version: 0, tasks: [] },
+        status: undefined,
+        taskStatuses: [],
+      });
+    });
+
+    it('reads nothing for an unknown connector or one deleted with its offsets kept', async () => {
+      // Prepare
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c');
+      await store.offsets.writePendingSourceOffsets(
+        { connector: 'c', task: 0 },
+        { seq: 1, offsets: [{ partition: { f: 'a' }, offset: { n: 1 } }], positions: [] },
+        lease,
+      );
+      // Act
+      await store.configs.deleteConnector('c', { keepOffsets: true });
+      // Assess
+      expect(await store.status.getConnectorSnapshot('c')).toBeUndefined();
+      expect(await store.status.getConnectorSnapshot('never')).toBeUndefined();
     });
   });
 }

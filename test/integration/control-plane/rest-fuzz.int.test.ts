@@ -14,8 +14,7 @@ import { startTestServer, type TestServer } from './support.js';
 
 /**
  * The property of the unit fuzz test, through the HTTP server and the DynamoDB adapter on
- * dynalite, where item and key size limits apply: no 5xx (a 501 only for source offsets),
- * every error body `{"error_code": status, "message": …}`.
+ * dynalite, where item and key size limits apply: no 5xx, every error body `{"error_code": status, "message": …}`.
  */
 describe('REST API over HTTP and DynamoDB (property)', () => {
   let api: TestServer;

@@ -273,4 +273,75 @@ describe('REST API: lifecycle and offsets', () => {
     expect(first.body.message).toMatch(/reset successfully/);
     expect(read.body).toEqual({ offsets: [] });
   });
+
+  it('#32 source offsets: alter, then GET shows them; null and DELETE reset; RUNNING 400', async () => {
+    // Prepare
+    const name = connectorName('src-offsets');
+    const running = connectorName('src-running');
+    await api.http('POST', '/connectors', {
+      body: { name, config: sourceConfig(), initial_state: 'STOPPED' },
+    });
+    await api.http('POST', '/connectors', { body: { name: running, config: sourceConfig() } });
+    const p = (i: number) => ({ 'datagen.partition': i });
+    const patch = (connector: string, offsets: unknown[]) =>
+      api.http('PATCH', connectorPath(connector, '/offsets'), { body: { offsets } });
+    const read = async () => (await api.http('GET', connectorPath(name, '/offsets'))).body;
+    // Act
+    const altered = await patch(name, [
+      { partition: p(1), offset: { seq: 10 } },
+      { partition: p(0), offset: { seq: 4 } },
+    ]);
+    const afterAlter = await read();
+    const nulled = await patch(name, [{ partition: p(1), offset: null }]);
+    const afterNull = await read();
+    const reset = await api.http('DELETE', connectorPath(name, '/offsets'));
+    const afterReset = await read();
+    const whileRunning = await patch(running, [{ partition: p(0), offset: { seq: 1 } }]);
+    const resetWhileRunning = await api.http('DELETE', connectorPath(running, '/offsets'));
+    // Assess
+    expect(altered.status).toBe(200);
+    expect(altered.body).toEqual({
+      message: 'The offsets for this connector have been altered successfully',
+    });
+    expect(afterAlter).toEqual({
+      offsets: [
+        { partition: p(0), offset: { seq: 4 } },
+        { partition: p(1), offset: { seq: 10 } },
+      ],
+    });
+    expect(nulled.status).toBe(200);
+    expect(afterNull).toEqual({ offsets: [{ partition: p(0), offset: { seq: 4 } }] });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({
+      message: 'The offsets for this connector have been reset successfully',
+    });
+    expect(afterReset).toEqual({ offsets: [] });
+    expect([whileRunning.status, resetWhileRunning.status]).toEqual([400, 400]);
+    expect(whileRunning.body.message).toBe(
+      `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${running}/stop' endpoint`,
+    );
+  });
+
+  it('#33 (ours) malformed source offset bodies: 400 and nothing stored', async () => {
+    // Prepare
+    const name = connectorName('src-bad');
+    await api.http('POST', '/connectors', {
+      body: { name, config: sourceConfig(), initial_state: 'STOPPED' },
+    });
+    const patch = (body: unknown) => api.http('PATCH', connectorPath(name, '/offsets'), { body });
+    // Act
+    const statuses = [
+      await patch('{"offsets": [{"partition": {"datagen.partition": 0}, "offset": '),
+      await patch({ offsets: [{ partition: null, offset: { seq: 1 } }] }),
+      await patch({ offsets: [{ partition: { 'datagen.partition': 0 }, offset: [1] }] }),
+      await patch({ offsets: [{ partition: { 'datagen.partition': [0] }, offset: null }] }),
+      await patch({ offsets: [{ partition: { file: 'not datagen' }, offset: null }] }),
+      await patch({ offsets: 'all' }),
+    ].map((res) => [res.status, res.body.error_code]);
+    const read = await api.http('GET', connectorPath(name, '/offsets'));
+    // Assess
+    expect(statuses).toEqual(Array.from({ length: 6 }, () => [400, 400]));
+    expect(read.body).toEqual({ offsets: [] });
+    expect(await api.store.offsets.listSourceOffsets(name)).toEqual([]);
+  });
 });

@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import type { SourceOffsetEntry } from '../../../../shared/ports/offset-store.js';
+import type { StateStore } from '../../../../shared/ports/state-store.js';
+import { SourceTaskContextImpl } from '../../../../shared/runtime/source/source-task-context.js';
 import { call, runTasks, sinkConfig, sinkHookCalls, sourceConfig, testApi } from './fixtures.js';
+
+/** Task `task` commits `offsets` (seq 1) under a fresh lease, as the source runtime does. */
+async function commitSourceOffsets(
+  store: StateStore,
+  connector: string,
+  task: number,
+  offsets: readonly SourceOffsetEntry[],
+): Promise<void> {
+  const ref = { connector, task };
+  const lease = await store.leases.acquireLease({
+    ...ref,
+    owner: `o${task}`,
+    generation: 1,
+    ttlMs: 1000,
+  });
+  await store.offsets.writePendingSourceOffsets(ref, { seq: 1, offsets, positions: [] }, lease);
+  await store.offsets.promotePendingSourceOffsets(ref, 1, lease);
+}
 
 const partition = (topic: string, p: unknown) => ({ kafka_topic: topic, kafka_partition: p });
 
@@ -219,19 +240,7 @@ describe('OffsetsApi', () => {
       [0, 10, 5],
       [1, 20, 7],
     ] as const) {
-      const ref = { connector: 'src', task };
-      const lease = await store.leases.acquireLease({
-        ...ref,
-        owner: `o${task}`,
-        generation: 1,
-        ttlMs: 1000,
-      });
-      await store.offsets.writePendingSourceOffsets(
-        ref,
-        { seq: 1, offsets: [{ partition: { p: 0 }, offset: { seq }, at }], positions: [] },
-        lease,
-      );
-      await store.offsets.promotePendingSourceOffsets(ref, 1, lease);
+      await commitSourceOffsets(store, 'src', task, [{ partition: { p: 0 }, offset: { seq }, at }]);
     }
     // Act
     const res = await call(router, 'GET', '/connectors/src/offsets');
@@ -239,24 +248,193 @@ describe('OffsetsApi', () => {
     expect(res.body).toEqual({ offsets: [{ partition: { p: 0 }, offset: { seq: 7 } }] });
   });
 
-  it('answers 400 for nested source offset values and 501 for valid ones', async () => {
-    // Prepare
-    const { router } = testApi();
-    await call(router, 'POST', '/connectors', {
-      body: { name: 'src', config: sourceConfig(), initial_state: 'STOPPED' },
+  describe('source connectors', () => {
+    const p = (i: number) => ({ 'datagen.partition': i });
+
+    /** A datagen source whose task 0 committed `offsets`, then stopped and fenced. */
+    async function stoppedSource(offsets: readonly SourceOffsetEntry[] = []) {
+      const api = testApi();
+      await call(api.router, 'POST', '/connectors', {
+        body: { name: 'src', config: sourceConfig() },
+      });
+      await runTasks(api.store, 'src', 1);
+      if (offsets.length > 0) await commitSourceOffsets(api.store, 'src', 0, offsets);
+      await call(api.router, 'PUT', '/connectors/src/stop');
+      const stopped = await api.store.configs.getTaskConfigs('src');
+      await api.store.configs.clearFencing('src', stopped.version);
+      return api;
+    }
+
+    /** What task 0 of `src` reads at its next start (the runtime's offset lookup). */
+    async function taskReads(store: StateStore, partitions: readonly Record<string, number>[]) {
+      const own = await store.offsets.getSourceOffsets({ connector: 'src', task: 0 });
+      const context = new SourceTaskContextImpl({
+        config: {},
+        own: () => own.committed?.offsets ?? [],
+        offsets: store.offsets,
+        ref: { connector: 'src', task: 0 },
+        connectorDefinesBoundaries: false,
+      });
+      return context.offsetStorageReader.offsets(partitions);
+    }
+
+    it('alters offsets of a STOPPED source; GET and the next task start see them', async () => {
+      // Prepare
+      const { router, store } = await stoppedSource([
+        { partition: p(0), offset: { seq: 500 }, at: 10 },
+        { partition: p(1), offset: { seq: 700 }, at: 10 },
+      ]);
+      // Act
+      const res = await call(router, 'PATCH', '/connectors/src/offsets', {
+        body: {
+          offsets: [
+            { partition: p(0), offset: { seq: 5 } },
+            { partition: p(2), offset: { seq: 9 } },
+            { partition: p(2), offset: { seq: 12 } },
+          ],
+        },
+      });
+      const read = await call(router, 'GET', '/connectors/src/offsets');
+      // Assess
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        message: 'The offsets for this connector have been altered successfully',
+      });
+      expect(read.body.offsets).toEqual([
+        { partition: p(0), offset: { seq: 5 } },
+        { partition: p(1), offset: { seq: 700 } },
+        { partition: p(2), offset: { seq: 12 } },
+      ]);
+      expect(await taskReads(store, [p(0), p(1), p(2)])).toEqual([
+        { partition: p(0), offset: { seq: 5 } },
+        { partition: p(1), offset: { seq: 700 } },
+        { partition: p(2), offset: { seq: 12 } },
+      ]);
     });
-    // Act
-    const nested = await call(router, 'PATCH', '/connectors/src/offsets', {
-      body: { offsets: [{ partition: { p: 0 }, offset: { seq: { deep: 1 } } }] },
+
+    it('resets one partition with "offset": null: GET leaves it out, its task starts afresh', async () => {
+      // Prepare
+      const { router, store } = await stoppedSource([
+        { partition: p(0), offset: { seq: 500 }, at: 10 },
+        { partition: p(1), offset: { seq: 700 }, at: 10 },
+      ]);
+      // Act
+      const res = await call(router, 'PATCH', '/connectors/src/offsets', {
+        body: { offsets: [{ partition: p(0), offset: null }] },
+      });
+      const read = await call(router, 'GET', '/connectors/src/offsets');
+      // Assess
+      expect(res.status).toBe(200);
+      expect(read.body).toEqual({ offsets: [{ partition: p(1), offset: { seq: 700 } }] });
+      expect(await taskReads(store, [p(0), p(1)])).toEqual([
+        { partition: p(1), offset: { seq: 700 } },
+      ]);
     });
-    const valid = await call(router, 'PATCH', '/connectors/src/offsets', {
-      body: { offsets: [{ partition: { p: 0 }, offset: { seq: 1 } }] },
+
+    it('resets all source offsets, idempotently: GET shows none, tasks start afresh', async () => {
+      // Prepare
+      const { router, store } = await stoppedSource([
+        { partition: p(0), offset: { seq: 500 }, at: 10 },
+      ]);
+      await call(router, 'PATCH', '/connectors/src/offsets', {
+        body: { offsets: [{ partition: p(3), offset: { seq: 3 } }] },
+      });
+      // Act
+      const first = await call(router, 'DELETE', '/connectors/src/offsets');
+      const second = await call(router, 'DELETE', '/connectors/src/offsets');
+      const read = await call(router, 'GET', '/connectors/src/offsets');
+      // Assess
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({
+        message: 'The offsets for this connector have been reset successfully',
+      });
+      expect(second.status).toBe(200);
+      expect(read.body).toEqual({ offsets: [] });
+      expect(await taskReads(store, [p(0), p(3)])).toEqual([]);
     });
-    const resetEmpty = await call(router, 'DELETE', '/connectors/src/offsets');
-    // Assess
-    expect(nested.status).toBe(400);
-    expect(valid.status).toBe(501);
-    expect(valid.body.error_code).toBe(501);
-    expect(resetEmpty.status).toBe(200);
+
+    it('answers 200 to a reset of a source that never committed offsets', async () => {
+      // Prepare
+      const { router } = testApi();
+      await call(router, 'POST', '/connectors', {
+        body: { name: 'src', config: sourceConfig(), initial_state: 'STOPPED' },
+      });
+      // Act
+      const res = await call(router, 'DELETE', '/connectors/src/offsets');
+      // Assess
+      expect(res.status).toBe(200);
+      expect((await call(router, 'GET', '/connectors/src/offsets')).body).toEqual({ offsets: [] });
+    });
+
+    it.each(['RUNNING', 'PAUSED'])(
+      "answers 400 with Connect's message while the source is %s",
+      async (state) => {
+        // Prepare
+        const { router, store } = testApi();
+        await call(router, 'POST', '/connectors', {
+          body: { name: 'src', config: sourceConfig(), initial_state: state },
+        });
+        // Act
+        const alter = await call(router, 'PATCH', '/connectors/src/offsets', {
+          body: { offsets: [{ partition: p(0), offset: { seq: 1 } }] },
+        });
+        const reset = await call(router, 'DELETE', '/connectors/src/offsets');
+        // Assess
+        expect(alter.status).toBe(400);
+        expect(alter.body.message).toBe(
+          "Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/src/stop' endpoint",
+        );
+        expect(reset.status).toBe(400);
+        expect(await store.offsets.listSourceOffsets('src')).toEqual([]);
+      },
+    );
+
+    it('answers 409 until the stop has fenced the old tasks, then alters', async () => {
+      // Prepare
+      const { router, store } = testApi();
+      await call(router, 'POST', '/connectors', { body: { name: 'src', config: sourceConfig() } });
+      await runTasks(store, 'src', 1);
+      await call(router, 'PUT', '/connectors/src/stop');
+      const body = { offsets: [{ partition: p(0), offset: { seq: 1 } }] };
+      // Act
+      const fencing = await call(router, 'PATCH', '/connectors/src/offsets', { body });
+      const resetWhileFencing = await call(router, 'DELETE', '/connectors/src/offsets');
+      const stopped = await store.configs.getTaskConfigs('src');
+      await store.configs.clearFencing('src', stopped.version);
+      const fenced = await call(router, 'PATCH', '/connectors/src/offsets', { body });
+      // Assess
+      expect(fencing.status).toBe(409);
+      expect(fencing.body.message).toMatch(/still being fenced/);
+      expect(resetWhileFencing.status).toBe(409);
+      expect(fenced.status).toBe(200);
+    });
+
+    it.each([
+      ['a null partition', { partition: null, offset: null }, /cannot be null or missing/],
+      [
+        'a nested offset value',
+        { partition: p(0), offset: { seq: { deep: 1 } } },
+        /values must be/,
+      ],
+      ['an array partition value', { partition: { f: [1] }, offset: null }, /values must be/],
+      ['an offset that is not an object', { partition: p(0), offset: 5 }, /JSON object or null/],
+      ['an unknown entry field', { partition: p(0), offset: null, x: 1 }, /Unrecognized field/],
+      [
+        'a partition the connector refuses',
+        { partition: { file: 'a' }, offset: null },
+        /^The connector refused to change its offsets: Invalid datagen source partition/,
+      ],
+    ])('answers 400 for %s and changes nothing', async (_case, entry, message) => {
+      // Prepare
+      const { router, store } = await stoppedSource();
+      // Act
+      const res = await call(router, 'PATCH', '/connectors/src/offsets', {
+        body: { offsets: [entry] },
+      });
+      // Assess
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+      expect(await store.offsets.listSourceOffsets('src')).toEqual([]);
+    });
   });
 });

@@ -267,14 +267,13 @@ export function requestArbitrary(names: readonly string[]): fc.Arbitrary<FuzzReq
     });
 }
 
-/** No 5xx (a 501 only for source offsets); every error body `{error_code: status, message}`. */
+/** No 5xx; every error body `{error_code: status, message}`. */
 export function assertWellFormed(
   request: { readonly method: string; readonly path: string },
   response: HttpResponse,
 ): void {
   const where = `${request.method} ${request.path} -> ${response.status} ${response.body ?? ''}`;
-  const allowed501 = response.status === 501 && /\/offsets\/?$/.test(request.path);
-  expect(response.status < 500 || allowed501, where).toBe(true);
+  expect(response.status < 500, where).toBe(true);
   if (request.method === 'HEAD') {
     expect(response.body, where).toBeUndefined();
     return;

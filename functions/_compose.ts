@@ -11,7 +11,9 @@ import {
 import { createEnvConfigProvider } from '../shared/adapters/config-providers/env-provider.js';
 import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { kafkaSasl } from '../shared/adapters/kafkajs/auth.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { mskIamTokenProvider } from '../shared/adapters/kafkajs/msk-iam-token.js';
 import { LambdaReconcileTrigger } from '../shared/adapters/lambda/invoke.js';
 import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
 import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
@@ -60,10 +62,16 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     ...(env.dynamoEndpoint === undefined ? {} : { endpoint: env.dynamoEndpoint }),
   });
   const store = createDynamoDbStateStore({ client: dynamo, tableName: env.stateTable });
+  // SASL credentials are read (SCRAM secret) or signed (MSK IAM) when kafkajs first connects.
+  const sasl = kafkaSasl(env.kafkaAuth, {
+    readSecret: (id) => sdkSecretsManagerReader().getSecretString(id),
+    iamToken: mskIamTokenProvider(env.region),
+  });
   const kafka = new KafkaJsClientFactory({
     brokers: env.kafkaBrokers,
     clientId: env.transactionalIdPrefix,
     ...(env.kafkaSsl ? { ssl: true } : {}),
+    ...(sasl === undefined ? {} : { sasl }),
   });
   const admin = kafka.admin();
   const producers = new ProducerPool(kafka);

@@ -1,3 +1,4 @@
+import type { KafkaAuthSettings, ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { ConfigError } from '../shared/connect/errors.js';
 
 /** The environment every function reads, typed. Set by the CDK app, or by the local runtime. */
@@ -6,8 +7,13 @@ export interface FunctionEnv {
   readonly stateTable: string;
   /** `host:port,host:port`. */
   readonly kafkaBrokers: string[];
-  /** TLS to the brokers (MSK and most managed clusters). */
+  /**
+   * TLS to the brokers (`KAFKA_SSL`, `true` or `false`). Default: on with SASL (`KAFKA_AUTH` scram
+   * or iam), off without; MSK IAM requires it.
+   */
   readonly kafkaSsl: boolean;
+  /** How the Kafka clients authenticate: `KAFKA_AUTH`, `KAFKA_SASL_MECHANISM`, `KAFKA_SASL_SECRET_ARN`. */
+  readonly kafkaAuth: KafkaAuthSettings;
   readonly transactionalIdPrefix: string;
   readonly offsetsTopic: string;
   /** A DynamoDB endpoint override (local runtime: dynalite). */
@@ -26,6 +32,92 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
+const AUTH_MODES = ['none', 'scram', 'iam'] as const;
+const SCRAM_MECHANISMS: readonly ScramMechanism[] = ['scram-sha-512', 'scram-sha-256'];
+/** A Secrets Manager secret ARN (Lambda's SASL_SCRAM source access configurations need the ARN). */
+const SECRET_ARN = /^arn:[^:]+:secretsmanager:[^:]*:\d*:secret:.+$/;
+
+/**
+ * `KAFKA_AUTH` (none | scram | iam, default none) with its `KAFKA_SASL_MECHANISM` and
+ * `KAFKA_SASL_SECRET_ARN`. A variable that does not apply to the mode is refused rather than
+ * ignored: it means the deployment is not what its author thinks.
+ */
+export function readKafkaAuth(env: NodeJS.ProcessEnv): KafkaAuthSettings {
+  const mode = (optional(env, 'KAFKA_AUTH') ?? 'none').toLowerCase();
+  const mechanism = optional(env, 'KAFKA_SASL_MECHANISM')?.toLowerCase();
+  const secretArn = optional(env, 'KAFKA_SASL_SECRET_ARN');
+  if (!(AUTH_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(
+      `KAFKA_AUTH must be one of ${AUTH_MODES.join(', ')} (got ${mode})`,
+      'KAFKA_AUTH',
+    );
+  }
+  if (mode !== 'scram' && secretArn !== undefined) {
+    throw new ConfigError(
+      `KAFKA_SASL_SECRET_ARN is only used with KAFKA_AUTH=scram (KAFKA_AUTH is ${mode})`,
+      'KAFKA_SASL_SECRET_ARN',
+    );
+  }
+  if (mode === 'none') {
+    if (mechanism !== undefined) {
+      throw new ConfigError(
+        `KAFKA_SASL_MECHANISM is set (${mechanism}) but KAFKA_AUTH is none; set KAFKA_AUTH to scram or iam`,
+        'KAFKA_SASL_MECHANISM',
+      );
+    }
+    return { mode: 'none' };
+  }
+  if (mode === 'iam') {
+    if (mechanism !== undefined && mechanism !== 'oauthbearer') {
+      throw new ConfigError(
+        `KAFKA_SASL_MECHANISM must be oauthbearer with KAFKA_AUTH=iam (got ${mechanism})`,
+        'KAFKA_SASL_MECHANISM',
+      );
+    }
+    return { mode: 'iam' };
+  }
+  const scram = (mechanism ?? 'scram-sha-512') as ScramMechanism;
+  if (!SCRAM_MECHANISMS.includes(scram)) {
+    throw new ConfigError(
+      `KAFKA_SASL_MECHANISM must be one of ${SCRAM_MECHANISMS.join(', ')} with KAFKA_AUTH=scram (got ${mechanism})`,
+      'KAFKA_SASL_MECHANISM',
+    );
+  }
+  if (secretArn === undefined) {
+    throw new ConfigError(
+      'KAFKA_AUTH=scram needs KAFKA_SASL_SECRET_ARN, the ARN of a Secrets Manager secret holding {"username", "password"}',
+      'KAFKA_SASL_SECRET_ARN',
+    );
+  }
+  if (!SECRET_ARN.test(secretArn)) {
+    throw new ConfigError(
+      `KAFKA_SASL_SECRET_ARN must be the ARN of a Secrets Manager secret (got ${secretArn})`,
+      'KAFKA_SASL_SECRET_ARN',
+    );
+  }
+  return { mode: 'scram', mechanism: scram, secretArn };
+}
+
+/** `KAFKA_SSL`: true or false; unset, on exactly when the clients authenticate. */
+function readKafkaSsl(env: NodeJS.ProcessEnv, auth: KafkaAuthSettings): boolean {
+  const value = optional(env, 'KAFKA_SSL')?.toLowerCase();
+  if (value !== undefined && value !== 'true' && value !== 'false') {
+    throw new ConfigError(`KAFKA_SSL must be true or false (got ${value})`, 'KAFKA_SSL');
+  }
+  const ssl = value === undefined ? auth.mode !== 'none' : value === 'true';
+  if (auth.mode === 'iam' && !ssl) {
+    throw new ConfigError(
+      'KAFKA_SSL cannot be false with KAFKA_AUTH=iam: MSK IAM access control requires TLS',
+      'KAFKA_SSL',
+    );
+  }
+  return ssl;
+}
+
 export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
   const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
   if (!['error', 'warn', 'info', 'debug'].includes(level)) {
@@ -41,6 +133,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
       'EXACTLY_ONCE_SOURCE',
     );
   }
+  const kafkaAuth = readKafkaAuth(env);
   return {
     exactlyOnceSource: eos === 'enabled',
     stateTable: required(env, 'STATE_TABLE'),
@@ -48,7 +141,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
-    kafkaSsl: (env.KAFKA_SSL ?? 'false').toLowerCase() === 'true',
+    kafkaSsl: readKafkaSsl(env, kafkaAuth),
+    kafkaAuth,
     transactionalIdPrefix: env.TRANSACTIONAL_ID_PREFIX?.trim() || 'serverless-connect',
     offsetsTopic: env.OFFSETS_TOPIC?.trim() || 'connect-offsets',
     dynamoEndpoint: env.DYNAMODB_ENDPOINT?.trim() || undefined,

@@ -1,5 +1,6 @@
 import { LambdaClient, type SourceAccessConfiguration } from '@aws-sdk/client-lambda';
 import middy from '@middy/core';
+import type { KafkaAuthSettings } from '../../shared/adapters/kafkajs/auth.js';
 import { LambdaSourceTaskInvoker } from '../../shared/adapters/lambda/invoke.js';
 import {
   type KafkaClusterSource,
@@ -44,30 +45,83 @@ function required(name: string): string {
   return value;
 }
 
-/** Where the sink mappings read from: MSK when KAFKA_CLUSTER_ARN is set, else the brokers. */
+/** Source access configuration types that say how a mapping authenticates. */
+const AUTH_TYPES = new Set([
+  'BASIC_AUTH',
+  'SASL_SCRAM_256_AUTH',
+  'SASL_SCRAM_512_AUTH',
+  'CLIENT_CERTIFICATE_TLS_AUTH',
+]);
+
+function explicitAccessConfigurations(
+  env: NodeJS.ProcessEnv,
+): SourceAccessConfiguration[] | undefined {
+  const access = env.SINK_MAPPING_ACCESS_CONFIGURATIONS?.trim();
+  if (!access) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(access);
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.every(
+      (c: unknown) =>
+        typeof c === 'object' &&
+        c !== null &&
+        typeof (c as SourceAccessConfiguration).Type === 'string' &&
+        typeof (c as SourceAccessConfiguration).URI === 'string',
+    );
+  if (!valid) {
+    throw new ConfigError(
+      'SINK_MAPPING_ACCESS_CONFIGURATIONS must be a JSON array of Lambda source access configurations ({"Type", "URI"})',
+      'SINK_MAPPING_ACCESS_CONFIGURATIONS',
+    );
+  }
+  return parsed as SourceAccessConfiguration[];
+}
+
+/**
+ * The mappings' access configurations: SINK_MAPPING_ACCESS_CONFIGURATIONS as given, plus, with
+ * SASL/SCRAM, the secret (`SASL_SCRAM_512_AUTH` or `_256_`) unless they name an authentication
+ * already. MSK IAM needs none: the mapping authenticates with the function's execution role.
+ */
+function accessConfigurations(
+  env: NodeJS.ProcessEnv,
+  auth: KafkaAuthSettings,
+): SourceAccessConfiguration[] | undefined {
+  const explicit = explicitAccessConfigurations(env);
+  if (auth.mode !== 'scram' || explicit?.some((c) => AUTH_TYPES.has(c.Type ?? ''))) {
+    return explicit;
+  }
+  const type = auth.mechanism === 'scram-sha-256' ? 'SASL_SCRAM_256_AUTH' : 'SASL_SCRAM_512_AUTH';
+  return [{ Type: type, URI: auth.secretArn }, ...(explicit ?? [])];
+}
+
+/**
+ * Where the sink mappings read from and how they authenticate: MSK when KAFKA_CLUSTER_ARN is set,
+ * else the brokers (self-managed). See {@link accessConfigurations}.
+ *
+ * @throws ConfigError for MSK IAM without KAFKA_CLUSTER_ARN (self-managed mappings cannot use
+ * IAM), or a malformed SINK_MAPPING_ACCESS_CONFIGURATIONS.
+ */
 export function clusterSource(
   env: NodeJS.ProcessEnv,
   brokers: readonly string[],
+  auth: KafkaAuthSettings,
 ): KafkaClusterSource {
   const arn = env.KAFKA_CLUSTER_ARN?.trim();
-  if (arn) return { kind: 'msk', clusterArn: arn };
-  const access = env.SINK_MAPPING_ACCESS_CONFIGURATIONS?.trim();
-  let accessConfigurations: SourceAccessConfiguration[] | undefined;
-  if (access) {
-    try {
-      accessConfigurations = JSON.parse(access) as SourceAccessConfiguration[];
-    } catch {
-      throw new ConfigError(
-        'SINK_MAPPING_ACCESS_CONFIGURATIONS must be a JSON array of Lambda source access configurations',
-        'SINK_MAPPING_ACCESS_CONFIGURATIONS',
-      );
-    }
+  if (!arn && auth.mode === 'iam') {
+    throw new ConfigError(
+      'KAFKA_AUTH=iam needs KAFKA_CLUSTER_ARN: sink mappings of a self-managed cluster cannot use MSK IAM',
+      'KAFKA_CLUSTER_ARN',
+    );
   }
-  return {
-    kind: 'self-managed',
-    bootstrapServers: brokers,
-    ...(accessConfigurations === undefined ? {} : { accessConfigurations }),
-  };
+  const configs = accessConfigurations(env, auth);
+  const access = configs === undefined ? {} : { accessConfigurations: configs };
+  if (arn) return { kind: 'msk', clusterArn: arn, ...access };
+  return { kind: 'self-managed', bootstrapServers: brokers, ...access };
 }
 
 let enumerator: Enumerator | undefined;
@@ -85,7 +139,7 @@ function build(): Enumerator {
     invoker: new LambdaSourceTaskInvoker(lambda, required('SOURCE_TASK_FUNCTION')),
     mappings: new LambdaSinkMappings(lambda, {
       functionName: required('SINK_TASK_FUNCTION'),
-      cluster: clusterSource(process.env, env.kafkaBrokers),
+      cluster: clusterSource(process.env, env.kafkaBrokers, env.kafkaAuth),
       aliasOf: sinkFunctionAlias,
     }),
     discovery: new PartitionDiscovery(),

@@ -40,7 +40,9 @@ export const ESBUILD_OPTIONS = {
   minify: true,
   treeShaking: true,
   sourcemap: true,
-  external: ['@aws-sdk/*'],
+  // The runtime ships the SDK's clients and their dependencies; small utility packages that only
+  // aws-msk-iam-sasl-signer-js needs (util-utf8-browser, util-format-url) are bundled.
+  external: ['@aws-sdk/client-*', '@aws-sdk/lib-*', '@aws-sdk/credential-providers'],
   banner: { js: ESM_REQUIRE_BANNER },
 } as const;
 

@@ -17,7 +17,12 @@ export const CONNECTOR_TAG = 'serverless-connect:connector';
 
 /** Where the sink function's mappings read from. */
 export type KafkaClusterSource =
-  | { readonly kind: 'msk'; readonly clusterArn: string }
+  | {
+      readonly kind: 'msk';
+      readonly clusterArn: string;
+      /** SASL/SCRAM secret (`SASL_SCRAM_512_AUTH`); none for MSK IAM or an open cluster. */
+      readonly accessConfigurations?: readonly SourceAccessConfiguration[];
+    }
   | {
       readonly kind: 'self-managed';
       readonly bootstrapServers: readonly string[];
@@ -107,6 +112,9 @@ export class LambdaSinkMappings implements SinkMappingPort {
             ? {
                 EventSourceArn: cluster.clusterArn,
                 AmazonManagedKafkaEventSourceConfig: { ConsumerGroupId: spec.groupId },
+                ...(cluster.accessConfigurations === undefined
+                  ? {}
+                  : { SourceAccessConfigurations: [...cluster.accessConfigurations] }),
               }
             : {
                 SelfManagedEventSource: {

@@ -53,13 +53,6 @@ export class RestConflictError extends RestError {
   }
 }
 
-/** 501: a well-formed request for something this deployment cannot do yet. */
-export class NotImplementedError extends RestError {
-  constructor(message: string) {
-    super(501, message);
-  }
-}
-
 /** The body of every error response. */
 export interface ErrorBody {
   readonly error_code: number;
@@ -70,7 +63,7 @@ export interface ErrorBody {
 export interface MappedError {
   readonly status: number;
   readonly body: ErrorBody;
-  /** True when the message is the error's own text (4xx, and 501/503 texts written here). */
+  /** True when the message is the error's own text (4xx, and 503 texts written here). */
   readonly exposed: boolean;
 }
 
@@ -88,12 +81,12 @@ function statusOf(error: unknown): number {
 }
 
 /**
- * Maps any thrown value to a status and an error body. 4xx and 501 answers carry the error's
+ * Maps any thrown value to a status and an error body. 4xx answers carry the error's
  * message; 503 a fixed "retry" text; any other 5xx a fixed text naming the request id only.
  */
 export function mapError(error: unknown, requestId: string): MappedError {
   const status = statusOf(error);
-  if (status < 500 || status === 501) {
+  if (status < 500) {
     const message = error instanceof Error ? error.message : String(error);
     return { status, body: { error_code: status, message }, exposed: true };
   }

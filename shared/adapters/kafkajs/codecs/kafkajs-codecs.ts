@@ -4,7 +4,12 @@
  * implementation on first use, so a process that never meets a codec pays nothing for it (lz4js
  * allocates 5 MiB when loaded; the zstd WebAssembly module is instantiated on first compress).
  */
-import { CompressionCodecs, CompressionTypes } from 'kafkajs';
+import kafkajs from 'kafkajs';
+
+// kafkajs is CommonJS and Node's ESM loader cannot see `CompressionCodecs` among its named
+// exports (tsx and plain Node fail on a named import; bundles and vitest do not), so read it from
+// the default export.
+const { CompressionCodecs, CompressionTypes } = kafkajs;
 
 /**
  * What kafkajs calls: `compress` receives its encoder (the encoded records in `buffer`) and

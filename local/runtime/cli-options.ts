@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../../shared/connect/errors.js';
+import { fromLog4jLevel } from './log-levels.js';
+import { LOCAL_DEFAULTS, type LocalRuntimeOptions } from './options.js';
+
+/** `npm start -- --help`. */
+export const USAGE = `Usage: npm start [-- options]
+
+Runs serverless-connect on this machine: the Kafka Connect REST API, the enumerator, source
+tasks in-process, the event-source-mapping stand-in for sinks, dynalite and s3rver.
+
+Options:
+  --memory                 keep nothing (tables in memory, objects in a temporary folder)
+  --data-dir <dir>         where state is kept (default ${LOCAL_DEFAULTS.dataDir})
+  --port <n>               REST API port (default ${LOCAL_DEFAULTS.port}; env PORT; 0 = any free port)
+  --s3-port <n>            s3rver port (default ${LOCAL_DEFAULTS.s3Port}; env S3_PORT; 0 = any free port)
+  --enumerator-interval <s>  full enumerator run every <s> seconds (default ${LOCAL_DEFAULTS.enumeratorIntervalMs / 1000})
+  --task-budget <s>        time budget of one source-task invocation (default ${LOCAL_DEFAULTS.sourceBudgetMs / 1000})
+  -h, --help               this text
+
+Environment:
+  KAFKA_BROKERS            use this broker (host:port,...) instead of starting the pinned one
+  LOG_LEVEL                error | warn | info | debug until /admin/loggers sets one (default info)
+  EXACTLY_ONCE_SOURCE      enabled (default) | disabled
+  TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
+`;
+
+function wholeNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} takes a whole number`, name);
+  return n;
+}
+
+function seconds(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} takes seconds (> 0)`, name);
+  return Math.round(n * 1000);
+}
+
+/** The runtime options of `npm start`'s arguments and environment, or `'help'`. */
+export function parseCliOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): (LocalRuntimeOptions & { readonly dataDir: string }) | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      memory: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      's3-port': { type: 'string' },
+      'enumerator-interval': { type: 'string' },
+      'task-budget': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help === true) return 'help';
+  const level = env.LOG_LEVEL === undefined ? 'info' : fromLog4jLevel(env.LOG_LEVEL);
+  if (level === undefined) {
+    throw new ConfigError(`LOG_LEVEL must be one of error, warn, info, debug`, 'LOG_LEVEL');
+  }
+  const eos = (env.EXACTLY_ONCE_SOURCE ?? 'enabled').toLowerCase();
+  if (eos !== 'enabled' && eos !== 'disabled') {
+    throw new ConfigError('EXACTLY_ONCE_SOURCE must be enabled or disabled', 'EXACTLY_ONCE_SOURCE');
+  }
+  const brokers = (env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
+  const port = wholeNumber(values.port ?? env.PORT, '--port');
+  const s3Port = wholeNumber(values['s3-port'] ?? env.S3_PORT, '--s3-port');
+  const interval = seconds(values['enumerator-interval'], '--enumerator-interval');
+  const budget = seconds(values['task-budget'], '--task-budget');
+  const prefix = env.TRANSACTIONAL_ID_PREFIX?.trim();
+  const offsetsTopic = env.OFFSETS_TOPIC?.trim();
+  return {
+    dataDir: values['data-dir'] ?? LOCAL_DEFAULTS.dataDir,
+    memory: values.memory === true,
+    logLevel: level,
+    exactlyOnceSource: eos === 'enabled',
+    ...(brokers.length > 0 ? { brokers } : {}),
+    ...(port === undefined ? {} : { port }),
+    ...(s3Port === undefined ? {} : { s3Port }),
+    ...(interval === undefined ? {} : { enumeratorIntervalMs: interval }),
+    ...(budget === undefined ? {} : { sourceBudgetMs: budget }),
+    ...(prefix ? { transactionalIdPrefix: prefix } : {}),
+    ...(offsetsTopic ? { offsetsTopic } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
+import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
+import type { ApiServerAuth } from '../api-server.js';
+import type { LocalLogLevel } from './log-levels.js';
+
+/** How the local runtime runs; every field has a default (see {@link LOCAL_DEFAULTS}). */
+export interface LocalRuntimeOptions {
+  /** Where the REST API listens. Anything but loopback needs `auth`. @default '127.0.0.1' */
+  readonly host?: string;
+  /** REST API port; 0 picks a free one. @default 8083 */
+  readonly port?: number;
+  readonly auth?: ApiServerAuth;
+  /**
+   * Folder of the state (dynalite tables under `dynamodb/`, s3rver objects under `s3/`).
+   * Ignored with `memory`. @default '.data'
+   */
+  readonly dataDir?: string;
+  /** Keep nothing: tables in memory, objects in a temporary folder removed on close. */
+  readonly memory?: boolean;
+  /** Kafka bootstrap servers. @default KAFKA_BROKERS, else the pinned local broker */
+  readonly brokers?: readonly string[];
+  /** s3rver port; 0 picks a free one. @default 4568 (stable, so stored sink configs keep working) */
+  readonly s3Port?: number;
+  /** dynalite port; 0 picks a free one. @default 0 */
+  readonly dynamoPort?: number;
+  /** Bucket created in s3rver at start-up, for sinks. @default 'serverless-connect' */
+  readonly bucket?: string;
+  /** @default 'serverless-connect-state' */
+  readonly stateTable?: string;
+  /** @default 'serverless-connect' */
+  readonly transactionalIdPrefix?: string;
+  /** @default 'connect-offsets' */
+  readonly offsetsTopic?: string;
+  /** Connect's worker `exactly.once.source.support` (enabled). @default true */
+  readonly exactlyOnceSource?: boolean;
+  /** A full enumerator run this often. @default 10000 */
+  readonly enumeratorIntervalMs?: number;
+  /** Nudges within this window share one enumerator run. @default 50 */
+  readonly nudgeDebounceMs?: number;
+  /** Time budget of one source-task invocation. @default 60000 */
+  readonly sourceBudgetMs?: number;
+  /** Source runtime settings to override (tests shorten the idle time). */
+  readonly sourceSettings?: Partial<SourceRuntimeSettings>;
+  /** Level until `/admin/loggers` sets one. @default 'info' */
+  readonly logLevel?: LocalLogLevel;
+  /** Where JSON log lines go. @default stdout */
+  readonly writeLog?: (line: string) => void;
+  /** How often logger levels are re-read from the state store. @default 2000 */
+  readonly levelRefreshMs?: number;
+  /** `kafka_cluster_id` of `GET /`. @default the broker's cluster id */
+  readonly kafkaClusterId?: string;
+  /** Plugins beyond the built-in ones (tests). */
+  readonly extraPlugins?: readonly AnyPluginDescriptor[];
+}
+
+export const LOCAL_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8083,
+  dataDir: '.data',
+  s3Port: 4568,
+  bucket: 'serverless-connect',
+  stateTable: 'serverless-connect-state',
+  transactionalIdPrefix: 'serverless-connect',
+  offsetsTopic: 'connect-offsets',
+  enumeratorIntervalMs: 10_000,
+  nudgeDebounceMs: 50,
+  sourceBudgetMs: 60_000,
+  levelRefreshMs: 2_000,
+} as const;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliOptions } from '../../../../local/runtime/cli-options.js';
+
+describe('parseCliOptions', () => {
+  it('reads the flags and the environment of npm start', () => {
+    // Prepare
+    const argv = [
+      '--memory',
+      '--port',
+      '9000',
+      '--enumerator-interval',
+      '2.5',
+      '--task-budget',
+      '30',
+    ];
+    const env = { KAFKA_BROKERS: 'a:9092, b:9092', LOG_LEVEL: 'DEBUG', S3_PORT: '0' };
+    // Act
+    const options = parseCliOptions(argv, env);
+    // Assess
+    expect(options).toMatchObject({
+      memory: true,
+      port: 9000,
+      s3Port: 0,
+      brokers: ['a:9092', 'b:9092'],
+      logLevel: 'debug',
+      enumeratorIntervalMs: 2_500,
+      sourceBudgetMs: 30_000,
+      exactlyOnceSource: true,
+      dataDir: '.data',
+    });
+  });
+
+  it('answers help, and refuses unknown flags and bad values', () => {
+    // Act + Assess
+    expect(parseCliOptions(['--help'], {})).toBe('help');
+    expect(() => parseCliOptions(['--nope'], {})).toThrow();
+    expect(() => parseCliOptions(['--port', 'x'], {})).toThrow(/--port/);
+    expect(() => parseCliOptions([], { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(() => parseCliOptions([], { EXACTLY_ONCE_SOURCE: 'maybe' })).toThrow(
+      /EXACTLY_ONCE_SOURCE/,
+    );
+  });
+});

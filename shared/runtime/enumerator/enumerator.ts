@@ -12,7 +12,6 @@ import { parseConnectorConfig } from '../../connect/connector-config.js';
 import { parseKafkaSubscription } from '../../connect/kafka-subscription-config.js';
 import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { PendingRestart } from '../../ports/connector-meta-store.js';
-import { StaleVersionError } from '../../ports/errors.js';
 import type { ConnectorState, TaskState, TaskStatus } from '../../ports/status-store.js';
 import { mapLimit } from '../concurrency.js';
 import {
@@ -32,17 +31,15 @@ import {
   taskStoppingOffsets,
   withPartitions,
 } from './task-configs.js';
+import { assertUnchanged, ConnectorChangedError, writeTaskConfigs } from './write-task-configs.js';
 
 const STALE_RETRIES = 5;
 
 /** The worker id of a bounded sink task that has written everything up to its stopping offsets. */
 export const BOUNDED_FINISHED_WORKER = 'finished: stopping offsets reached';
 
-function traceOf(error: unknown): string {
-  return error instanceof Error
-    ? (error.stack ?? `${error.name}: ${error.message}`)
-    : String(error);
-}
+const traceOf = (error: unknown): string =>
+  error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 
 export class Enumerator {
   constructor(private readonly deps: EnumeratorDeps) {}
@@ -86,6 +83,17 @@ export class Enumerator {
 
   /** Reconciles one connector (after a nudge, or as part of `reconcileAll`). */
   async reconcile(name: string): Promise<ConnectorReport> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#reconcileOnce(name);
+      } catch (error) {
+        // The connector changed under this run (a stop, a new config): start over from it.
+        if (!(error instanceof ConnectorChangedError) || attempt >= STALE_RETRIES) throw error;
+      }
+    }
+  }
+
+  async #reconcileOnce(name: string): Promise<ConnectorReport> {
     const { store } = this.deps;
     const record = await store.configs.getConnector(name);
     if (record === undefined) return this.#deleted(name);
@@ -96,7 +104,7 @@ export class Enumerator {
 
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
-      taskSet = await this.#writeTaskConfigs(name, async () => [], taskSet);
+      taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
       taskSet = await completeFencing(this.deps, name, taskSet, 'source');
       report = await this.#settleStopped(record, taskSet);
     } else {
@@ -197,17 +205,25 @@ export class Enumerator {
       );
       const configs = reverseTransform(record.config, resolved, generated);
       if (kind === 'source') {
-        taskSet = await this.#writeTaskConfigs(name, async () => configs, taskSet);
+        taskSet = await writeTaskConfigs(
+          this.deps.store.configs,
+          record,
+          async () => configs,
+          taskSet,
+        );
       } else {
-        const written = await this.#writeSinkTaskConfigs(name, resolved, configs, taskSet);
+        const written = await this.#writeSinkTaskConfigs(record, resolved, configs, taskSet);
         taskSet = written.taskSet;
         topics = written.topics;
       }
       taskSet = await completeFencing(this.deps, name, taskSet, kind);
     } catch (error) {
+      if (error instanceof ConnectorChangedError) throw error;
       failure = error;
       this.deps.logger.warn('connector failed', { connector: name, error: traceOf(error) });
     }
+    // A stop or pause that landed during this run must not be undone by its dispatch or mappings.
+    await assertUnchanged(this.deps.store.configs, record);
     const paused = record.targetState === 'PAUSED';
     // A bounded sink whose partitions all reached their stopping offsets has ended: its
     // mappings are disabled and its tasks say so in their worker id.
@@ -253,33 +269,9 @@ export class Enumerator {
     };
   }
 
-  /**
-   * Writes task configs computed from the stored set, again from a fresh read when another run
-   * wrote first (the store refuses a stale version), so concurrent runs converge.
-   */
-  async #writeTaskConfigs(
-    name: string,
-    compute: (current: TaskConfigSet) => Promise<ConfigMap[]>,
-    initial: TaskConfigSet,
-  ): Promise<TaskConfigSet> {
-    let current = initial;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await this.deps.store.configs.putTaskConfigs(
-          name,
-          await compute(current),
-          current.version,
-        );
-      } catch (error) {
-        if (!(error instanceof StaleVersionError) || attempt >= STALE_RETRIES) throw error;
-        current = await this.deps.store.configs.getTaskConfigs(name);
-      }
-    }
-  }
-
   /** Sink task configs carry their partitions; a first assignment seeds starting offsets. */
   async #writeSinkTaskConfigs(
-    name: string,
+    record: ConnectorRecord,
     resolved: ConfigMap,
     configs: readonly ConfigMap[],
     initial: TaskConfigSet,
@@ -288,8 +280,10 @@ export class Enumerator {
     const subscription = parseKafkaSubscription(resolved);
     let partitions: ReturnType<typeof storedPartitions> = [];
     let first = false;
-    const taskSet = await this.#writeTaskConfigs(
-      name,
+    const name = record.name;
+    const taskSet = await writeTaskConfigs(
+      store.configs,
+      record,
       async (current) => {
         const known = storedPartitions(current.tasks);
         first = known.length === 0;

@@ -146,6 +146,45 @@ describe('Enumerator', () => {
       expect(h.invocations.map((i) => i.task)).toEqual([0]);
     });
 
+    it('starts over when a stop lands while it reconciles, leaving the connector stopped', async () => {
+      // Prepare: run A read the connector RUNNING; before its write, the connector is stopped
+      // and run B reconciles the stop.
+      const h = harness();
+      const config = datagenConfig('gen', { 'source.partitions': '2', 'tasks.max': '1' });
+      await h.store.configs.createConnector('gen', config);
+      await h.enumerator.reconcile('gen');
+      await h.store.configs.updateConnector('gen', { ...config, 'tasks.max': '2' }, 1);
+      const configs = h.store.configs;
+      let raced = false;
+      const racing = new Enumerator({
+        ...h.deps,
+        store: {
+          ...h.store,
+          configs: new Proxy(configs, {
+            get: (target, key) =>
+              key === 'putTaskConfigs'
+                ? async (...args: Parameters<typeof configs.putTaskConfigs>) => {
+                    if (!raced) {
+                      raced = true;
+                      await configs.setTargetState('gen', 'STOPPED');
+                      await h.another().reconcile('gen');
+                    }
+                    return configs.putTaskConfigs(...args);
+                  }
+                : (Reflect.get(target, key, target) as (...a: unknown[]) => unknown).bind(target),
+          }),
+        },
+      });
+      h.invocations.length = 0;
+      // Act
+      const report = await racing.reconcile('gen');
+      // Assess
+      expect(raced).toBe(true);
+      expect(report.state).toBe('STOPPED');
+      expect((await h.store.configs.getTaskConfigs('gen')).tasks).toEqual([]);
+      expect(h.invocations).toEqual([]);
+    });
+
     it('fences nothing when a run finds the task configs unchanged', async () => {
       const h = harness();
       await h.store.configs.createConnector('gen', datagenConfig('gen'));

@@ -102,6 +102,12 @@ export interface KafkaAdminPort {
    * time: ask again later).
    */
   transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate>;
+  /**
+   * Moves a consumer group's committed offsets (each the next offset to read). Only an empty
+   * group can be moved: a group with live members fails with a RetriableError (try again once
+   * its consumers left).
+   */
+  setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void>;
   close(): Promise<void>;
 }
 

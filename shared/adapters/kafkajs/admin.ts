@@ -1,4 +1,5 @@
 import type { Admin, Kafka, RetryOptions } from 'kafkajs';
+import { RetriableError } from '../../connect/errors.js';
 import type {
   KafkaAdminPort,
   TopicPartitionOffset,
@@ -142,6 +143,29 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     );
     if (end === undefined || end.offset <= position.offset) return 'open';
     return readRecordFate(this.kafka, position, end.offset);
+  }
+
+  async setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    const topics = [...new Set(offsets.map((o) => o.topic))];
+    for (const topic of topics) {
+      await this.#call(`moving the offsets of group ${groupId}`, async (admin) => {
+        try {
+          await admin.setOffsets({
+            groupId,
+            topic,
+            partitions: offsets
+              .filter((o) => o.topic === topic)
+              .map((o) => ({ partition: o.partition, offset: String(o.offset) })),
+          });
+        } catch (error) {
+          // kafkajs refuses (non-retriably) while the group has members; they will leave.
+          if (/running instances|not empty/i.test((error as Error).message ?? '')) {
+            throw new RetriableError(`group ${groupId} still has members`, { cause: error });
+          }
+          throw error;
+        }
+      });
+    }
   }
 
   async close(): Promise<void> {

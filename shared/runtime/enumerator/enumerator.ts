@@ -21,6 +21,7 @@ import {
   type EnumeratorSettings,
 } from './enumerator-types.js';
 import { completeFencing } from './fencing.js';
+import { realignMappingGroup } from './mapping-rewind.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import { syncMappings } from './sink-mappings.js';
 import {
@@ -229,15 +230,7 @@ export class Enumerator {
     // mappings are disabled and its tasks say so in their worker id.
     const finished =
       kind === 'sink' &&
-      boundedFinished(
-        taskSet.tasks,
-        new Map(
-          (await this.deps.store.offsets.getSinkOffsets(name)).map((o) => [
-            `${o.topic}-${o.partition}`,
-            o.offset,
-          ]),
-        ),
-      );
+      boundedFinished(taskSet.tasks, await this.deps.store.offsets.getSinkOffsets(name));
     await this.#settleTaskStatuses(name, taskSet, kind, paused, finished);
     const dispatched =
       kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
@@ -249,6 +242,7 @@ export class Enumerator {
             topics,
             !paused && failure === undefined && !finished,
             this.deps.settings.mappings,
+            (m) => realignMappingGroup(this.deps.admin, this.deps.store.offsets, m),
           )
         : undefined;
     const state: ConnectorState = failure !== undefined ? 'FAILED' : paused ? 'PAUSED' : 'RUNNING';

@@ -111,13 +111,18 @@ export async function syncMappings(
   topics: readonly string[] | undefined,
   enabled: boolean,
   defaults: MappingDefaults,
+  /** Called before a disabled mapping is enabled; `false` leaves it disabled for now. */
+  beforeEnable: (mapping: SinkMapping) => Promise<boolean> = async () => true,
 ): Promise<{ created: number; updated: number; deleted: number } | undefined> {
   const existing = await mappings.list(name);
   if (topics === undefined && existing.length === 0) return undefined;
   const wanted = topics ?? existing.map((m) => m.topic);
   const plan = planMappings(existing, desiredMappings(name, wanted, enabled, defaults));
   for (const spec of plan.create) await mappings.create(spec);
-  for (const { mapping, spec } of plan.update) await mappings.update(mapping, spec);
+  for (const { mapping, spec } of plan.update) {
+    if (!mapping.enabled && spec.enabled && !(await beforeEnable(mapping))) continue;
+    await mappings.update(mapping, spec);
+  }
   for (const mapping of plan.delete) await mappings.delete(mapping);
   return { created: plan.create.length, updated: plan.update.length, deleted: plan.delete.length };
 }

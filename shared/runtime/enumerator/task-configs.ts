@@ -156,8 +156,9 @@ export function taskStoppingOffsets(config: ConfigMap): Map<string, number> {
  */
 export function boundedFinished(
   tasks: readonly TaskConfigEntry[],
-  written: ReadonlyMap<string, number>,
+  sinkOffsets: readonly { topic: string; partition: number; offset: number }[],
 ): boolean {
+  const written = new Map(sinkOffsets.map((o) => [`${o.topic}-${o.partition}`, o.offset]));
   let bounded = false;
   for (const { config } of tasks) {
     const stopping = taskStoppingOffsets(config);

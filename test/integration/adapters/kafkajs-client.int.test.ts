@@ -1,7 +1,7 @@
 import { type KafkaMessage, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import { FencedError } from '../../../shared/connect/errors.js';
+import { FencedError, RetriableError } from '../../../shared/connect/errors.js';
 import type { KafkaAdminPort, TopicPartitionOffset } from '../../../shared/ports/kafka.js';
 import { testKafka, uniqueName } from '../../support/services.js';
 
@@ -191,5 +191,35 @@ describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
     expect(await admin.transactionalRecordFate(openPosition)).toBe('open');
     await open.abort();
     await producer.close();
+  });
+
+  it("moves an empty group's offsets, and refuses retriably while the group has a member", async () => {
+    // Prepare
+    const topic = uniqueName('moved');
+    const kafka = testKafka();
+    await admin.createTopics([{ topic, partitions: 2 }]);
+    const group = uniqueName('group');
+    const busyGroup = uniqueName('busy');
+    const member = kafka.consumer({ groupId: busyGroup });
+    await member.connect();
+    await member.subscribe({ topic, fromBeginning: true });
+    const joined = new Promise((resolve) => member.on(member.events.GROUP_JOIN, resolve));
+    await member.run({ eachMessage: async () => {} });
+    await joined;
+    // Act
+    await admin.setGroupOffsets(group, [
+      { topic, partition: 0, offset: 0 },
+      { topic, partition: 1, offset: 0 },
+    ]);
+    const refused = admin
+      .setGroupOffsets(busyGroup, [{ topic, partition: 0, offset: 0 }])
+      .catch((error: unknown) => error);
+    // Assess
+    expect(await admin.committedOffsets(group, topic)).toEqual([
+      { topic, partition: 0, offset: 0 },
+      { topic, partition: 1, offset: 0 },
+    ]);
+    expect(await refused).toBeInstanceOf(RetriableError);
+    await member.disconnect();
   });
 });

@@ -3,6 +3,7 @@ import {
   BOUNDED_FINISHED_WORKER,
   Enumerator,
 } from '../../../../../shared/runtime/enumerator/enumerator.js';
+import { mappingGroupId } from '../../../../../shared/runtime/enumerator/sink-mappings.js';
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,
@@ -386,6 +387,39 @@ describe('Enumerator', () => {
 
       expect([paused, resumed, stopped]).toEqual([[false], [true], [false]]);
       expect(await h.mappings.list()).toEqual([]);
+    });
+
+    it('moves a mapping group back to altered sink offsets before enabling it again, once its members left', async () => {
+      // Prepare: a sink ran up to 40 and 30; stopped, its offsets were altered back / reset.
+      const h = harness();
+      h.cluster.add('orders', 2, 50);
+      await h.store.configs.createConnector('s', sinkConfig('s'));
+      await h.enumerator.reconcile('s');
+      const group = mappingGroupId('s', 'orders');
+      await h.cluster.setGroupOffsets(group, [
+        { topic: 'orders', partition: 0, offset: 41 },
+        { topic: 'orders', partition: 1, offset: 31 },
+      ]);
+      await h.store.configs.setTargetState('s', 'STOPPED');
+      await h.enumerator.reconcile('s');
+      await h.store.offsets.alterSinkOffsets('s', [
+        { topic: 'orders', partition: 0, offset: 9 },
+        { topic: 'orders', partition: 1, offset: null },
+      ]);
+      await h.store.configs.setTargetState('s', 'RUNNING');
+      h.cluster.busy.add(group);
+      // Act
+      await h.enumerator.reconcile('s');
+      const whileBusy = (await h.mappings.list('s')).map((m) => m.enabled);
+      h.cluster.busy.delete(group);
+      await h.enumerator.reconcile('s');
+      // Assess
+      expect(whileBusy).toEqual([false]);
+      expect((await h.mappings.list('s')).map((m) => m.enabled)).toEqual([true]);
+      expect(await h.cluster.committedOffsets(group, 'orders')).toEqual([
+        { topic: 'orders', partition: 0, offset: 10 },
+        { topic: 'orders', partition: 1, offset: 0 },
+      ]);
     });
 
     it('seeds the starting offsets the subscription asks for on first assignment only', async () => {

@@ -1,5 +1,6 @@
 import { MemorySinkMappings } from '../../../../../shared/adapters/memory/memory-sink-mappings.js';
 import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
+import { RetriableError } from '../../../../../shared/connect/errors.js';
 import type { PluginRegistry } from '../../../../../shared/connect/plugin.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
@@ -16,6 +17,26 @@ import { testSinkDescriptor } from '../../../../support/test-sink.js';
 /** A cluster of topics with partition counts and end offsets, as the admin port shows it. */
 export class FakeCluster implements Partial<KafkaAdminPort> {
   readonly topics = new Map<string, { partitions: number; end: number }>();
+  /** Committed offsets per group and `topic-partition`. */
+  readonly groups = new Map<string, Map<string, number>>();
+  /** Groups that still have live members (moving their offsets is refused). */
+  readonly busy = new Set<string>();
+
+  async committedOffsets(groupId: string, topic: string): Promise<TopicPartitionOffset[]> {
+    return [...(this.groups.get(groupId) ?? [])].flatMap(([id, offset]) => {
+      const dash = id.lastIndexOf('-');
+      return id.slice(0, dash) === topic
+        ? [{ topic, partition: Number(id.slice(dash + 1)), offset }]
+        : [];
+    });
+  }
+
+  async setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (this.busy.has(groupId)) throw new RetriableError(`group ${groupId} still has members`);
+    const committed = this.groups.get(groupId) ?? new Map<string, number>();
+    for (const o of offsets) committed.set(`${o.topic}-${o.partition}`, o.offset);
+    this.groups.set(groupId, committed);
+  }
 
   add(topic: string, partitions: number, end = 0): this {
     this.topics.set(topic, { partitions, end });

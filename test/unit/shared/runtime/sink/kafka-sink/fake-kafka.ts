@@ -122,6 +122,11 @@ export class FakeKafka {
         offset: log.length,
       })),
     offsetsForTimestamp: async () => [],
+    setGroupOffsets: async (group, offsets) => {
+      const committed = this.groups.get(group) ?? new Map<string, number>();
+      for (const o of offsets) committed.set(`${o.topic}-${o.partition}`, o.offset);
+      this.groups.set(group, committed);
+    },
     transactionalRecordFate: async (position) => {
       const entry = this.logs.get(position.topic)?.[position.partition]?.[position.offset];
       return entry?.state ?? 'open';

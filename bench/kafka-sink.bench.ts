@@ -1,0 +1,133 @@
+/* biome-ignore-all lint/suspicious/noTemplateCurlyInString: Connect's ${topic} placeholder */
+import { Kafka, logLevel, type Message } from 'kafkajs';
+import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { retry } from '../shared/adapters/kafkajs/records.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import type {
+  KafkaClientFactory,
+  ProducerTransaction,
+  TransactionalProducer,
+} from '../shared/ports/kafka.js';
+import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
+import { createTopic } from '../test/support/sink-campaign/input.js';
+import type { BenchServices } from './services.js';
+import { prepareSinkBench, type Timings, timedSinkDescriptor } from './sink-runner.js';
+
+/**
+ * `kafka-sink`: the Kafka sink (ByteArrayConverter, `${topic}.ours`, one transaction per input
+ * partition and batch with the connector group's offset) through the sink runtime, vs a bare
+ * kafkajs consume-transform-produce loop over the same batches: begin, send the batch's records
+ * to `${topic}.bare`, sendOffsets of its own group, commit, one transaction per batch. One
+ * input partition, 10,000 records of ~200 bytes per round in batches of 500; the same client
+ * retry settings on both sides (a 10 ms initial backoff, as the project's transactional
+ * producers use).
+ */
+const PARTITIONS = 1;
+const PER_ROUND = 10_000;
+const BATCH = 500;
+
+type ProducerFactory = Pick<KafkaClientFactory, 'transactionalProducer'>;
+
+/** `inner`, timing the producer's initialisation and every transaction step. */
+function timedFactory(inner: ProducerFactory, timings: Timings): ProducerFactory {
+  const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
+    send: (records) => timings.time('kafka send', () => tx.send(records)),
+    sendOffsets: (group, offsets) =>
+      timings.time('kafka sendOffsets', () => tx.sendOffsets(group, offsets)),
+    commit: () => timings.time('kafka commit', () => tx.commit()),
+    abort: () => tx.abort(),
+  });
+  return {
+    transactionalProducer: (id, options): TransactionalProducer => {
+      const producer = inner.transactionalProducer(id, options);
+      return {
+        transactionalId: producer.transactionalId,
+        connect: () => timings.time('kafka producer init', () => producer.connect()),
+        begin: async () => wrapTx(await timings.time('kafka begin', () => producer.begin())),
+        close: () => producer.close(),
+      };
+    },
+  };
+}
+
+export async function run(services: BenchServices): Promise<void> {
+  const bench = await prepareSinkBench(services, {
+    name: 'kafka-sink',
+    partitions: PARTITIONS,
+    perRound: PER_ROUND,
+    batch: BATCH,
+  });
+  const factory = new KafkaJsClientFactory({ brokers: bench.brokers, logLevel: logLevel.NOTHING });
+  const admin = factory.admin();
+  const plugins = builtinRegistry();
+  const kafkaSink = kafkaSinkDescriptor({
+    kafka: timedFactory(factory, bench.timings),
+    admin,
+    plugins,
+    transactionalIdPrefix: bench.prefix,
+  });
+  plugins.register(timedSinkDescriptor(kafkaSink, 'bench.TimedKafkaSinkConnector', bench.timings));
+  const connector = `${bench.prefix}-ours`;
+  await bench.createConnector(connector, {
+    name: connector,
+    'connector.class': 'bench.TimedKafkaSinkConnector',
+    topics: bench.topic,
+    'topic.rename.format': '${topic}.ours',
+    'key.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
+    'value.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
+    'header.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
+  });
+  const runtime = bench.runtime(plugins);
+
+  // The bare loop: its own output topic, group and transactional producer.
+  const kafka = new Kafka({ brokers: bench.brokers, logLevel: logLevel.NOTHING, retry });
+  const bareTopic = `${bench.topic}.bare`;
+  const bareGroup = `${bench.prefix}-bare`;
+  await createTopic(kafka, bareTopic, PARTITIONS);
+  const producer = kafka.producer({
+    transactionalId: `${bench.prefix}-bare`,
+    idempotent: true,
+    maxInFlightRequests: 1,
+  });
+  await producer.connect();
+  const batches = bench.slices.map((slice) =>
+    slice.batches.map((batch) => ({
+      messages: batch.map(
+        (r): Message => ({
+          partition: r.partition,
+          key: r.key === null ? null : Buffer.from(r.key),
+          value: r.value === null ? null : Buffer.from(r.value),
+          timestamp: String(r.timestamp),
+          headers: Object.fromEntries(
+            r.headers.map((h) => [h.key, h.value === null ? '' : Buffer.from(h.value)]),
+          ),
+        }),
+      ),
+      next: String((batch[batch.length - 1]?.offset ?? -1) + 1),
+    })),
+  );
+
+  try {
+    await bench.compare(
+      async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
+      async () => {
+        const slice = bench.nextSlice('baseline');
+        for (const { messages, next } of batches[slice.index] ?? []) {
+          const tx = await producer.transaction();
+          await tx.send({ topic: bareTopic, messages });
+          await tx.sendOffsets({
+            consumerGroupId: bareGroup,
+            topics: [{ topic: bench.topic, partitions: [{ partition: 0, offset: next }] }],
+          });
+          await tx.commit();
+        }
+        return slice.count;
+      },
+    );
+  } finally {
+    await producer.disconnect();
+    await runtime.tasks.closeAll();
+    await admin.close();
+    await factory.close();
+  }
+}

@@ -1,0 +1,131 @@
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { PluginDescriptor } from '../shared/connect/plugin.js';
+import type { S3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-client.js';
+import { createS3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-config.js';
+import { S3SinkConnector } from '../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import { s3rverClient } from '../test/support/sink-campaign/s3-target.js';
+import type { BenchServices } from './services.js';
+import {
+  forEachLimited,
+  prepareSinkBench,
+  type Timings,
+  timedSinkDescriptor,
+} from './sink-runner.js';
+
+/**
+ * `s3-sink`: the S3 sink (JSON lines, default partitioner, `flush.size` = the records of a
+ * partition in one batch, so each batch writes one new object per partition) through the sink
+ * runtime, vs raw PutObject of the same bytes to as many objects of the same sizes, four at a
+ * time as the sink writes them. 2 partitions, 5,000 records of ~200 bytes per round in ESM
+ * batches of 500, s3rver.
+ */
+const PARTITIONS = 2;
+const PER_ROUND = 5_000;
+const BATCH = 500;
+const FLUSH_SIZE = BATCH / PARTITIONS;
+/** The sink's default write concurrency (objects at once). */
+const CONCURRENCY = 4;
+
+const encoder = new TextEncoder();
+
+/** `inner`, timing its reads and writes. */
+function timedClient(inner: S3SinkClient, timings: Timings): S3SinkClient {
+  return {
+    getObject: (bucket, key) => timings.time('s3 GetObject', () => inner.getObject(bucket, key)),
+    putObject: (target, body, condition) =>
+      timings.time('s3 PutObject', () => inner.putObject(target, body, condition)),
+    createMultipartUpload: (target) => inner.createMultipartUpload(target),
+    uploadPart: (b, k, id, n, body) => inner.uploadPart(b, k, id, n, body),
+    completeMultipartUpload: (b, k, id, parts, c) =>
+      inner.completeMultipartUpload(b, k, id, parts, c),
+    abortMultipartUpload: (b, k, id) => inner.abortMultipartUpload(b, k, id),
+    destroy: () => inner.destroy(),
+  };
+}
+
+export async function run(services: BenchServices): Promise<void> {
+  const bench = await prepareSinkBench(services, {
+    name: 's3-sink',
+    partitions: PARTITIONS,
+    perRound: PER_ROUND,
+    batch: BATCH,
+  });
+  const s3 = s3rverClient(bench.s3Endpoint);
+  const bucket = bench.prefix.toLowerCase();
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+
+  const deps = {
+    clock: { now: () => Date.now() },
+    createClient: (config: Parameters<typeof createS3SinkClient>[0]) =>
+      timedClient(createS3SinkClient(config), bench.timings),
+  };
+  const s3Sink: PluginDescriptor<'sink'> = {
+    className: 'bench.S3Sink',
+    aliases: [],
+    type: 'sink',
+    version: new S3SinkConnector(deps).version(),
+    create: () => new S3SinkConnector(deps),
+  };
+  const plugins = builtinRegistry();
+  plugins.register(timedSinkDescriptor(s3Sink, 'bench.TimedS3SinkConnector', bench.timings));
+  const connector = `${bench.prefix}-ours`;
+  await bench.createConnector(connector, {
+    name: connector,
+    'connector.class': 'bench.TimedS3SinkConnector',
+    topics: bench.topic,
+    's3.bucket.name': bucket,
+    's3.endpoint': bench.s3Endpoint,
+    's3.path.style.access': 'true',
+    'aws.access.key.id': 'S3RVER',
+    'aws.secret.access.key': 'S3RVER',
+    'topics.dir': 'ours',
+    'flush.size': String(FLUSH_SIZE),
+    'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
+    'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+    'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+    'value.converter.schemas.enable': 'false',
+  });
+  const runtime = bench.runtime(plugins);
+
+  // The baseline's objects, per slice and batch: the same keys under another directory, the
+  // same JSON lines.
+  const objects = bench.slices.map((slice) =>
+    slice.batches.map((batch) => {
+      const byKey = new Map<string, Uint8Array[]>();
+      for (const r of batch) {
+        const start = String(Math.floor(r.offset / FLUSH_SIZE) * FLUSH_SIZE).padStart(20, '0');
+        const key = `baseline/${r.topic}/partition=${r.partition}/${r.topic}+${r.partition}+${start}.json`;
+        const lines = byKey.get(key) ?? [];
+        byKey.set(key, lines);
+        lines.push(r.value ?? new Uint8Array(), encoder.encode('\n'));
+      }
+      return [...byKey].map(([key, parts]) => ({ key, body: Buffer.concat(parts) }));
+    }),
+  );
+
+  try {
+    await bench.compare(
+      async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
+      async () => {
+        const slice = bench.nextSlice('baseline');
+        for (const batch of objects[slice.index] ?? []) {
+          await forEachLimited(batch, CONCURRENCY, (o) =>
+            s3.send(
+              new PutObjectCommand({
+                Bucket: bucket,
+                Key: o.key,
+                Body: o.body,
+                ContentType: 'application/x-ndjson',
+              }),
+            ),
+          );
+        }
+        return slice.count;
+      },
+    );
+  } finally {
+    await runtime.tasks.closeAll();
+    s3.destroy();
+  }
+}

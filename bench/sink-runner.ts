@@ -1,0 +1,352 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
+import type { ConfigDef } from '../shared/connect/config-def.js';
+import type { ConnectorContext, SinkTaskContext } from '../shared/connect/context.js';
+import type { PluginDescriptor, PluginRegistry } from '../shared/connect/plugin.js';
+import type { SinkRecord, TopicPartition } from '../shared/connect/records.js';
+import { SinkConnector, SinkTask, type TopicPartitionOffsets } from '../shared/connect/sink.js';
+import { systemClock } from '../shared/ports/clock.js';
+import { silentLogger } from '../shared/ports/logger.js';
+import type { StateStore } from '../shared/ports/state-store.js';
+import { TASK_PARTITIONS_KEY } from '../shared/runtime/enumerator/task-configs.js';
+import { type KafkaEsmEvent, toEsmEvent } from '../shared/runtime/sink/esm-event.js';
+import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
+import {
+  runSinkInvocation,
+  type SinkRuntimeDeps,
+} from '../shared/runtime/sink/sink-task-runner.js';
+import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
+import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
+import { compareThroughput, percentile, saveResult } from './harness.js';
+import type { BenchServices } from './services.js';
+
+/**
+ * The sink benchmarks (`s3-sink`, `dynamodb-sink`, `kafka-sink`): the input is a real topic of
+ * JSON records (~200 bytes); round k of either side handles slice k of it (`perRound` records,
+ * in batches of `batch` records over the partitions). Ours = the sink connector through
+ * `runSinkInvocation` (one warm container: task cache, state in DynamoDB on dynalite) fed the
+ * ESM events of the slice's batches (built before timing, as the mapping delivers them);
+ * baseline = the raw client doing the same writes, prepared before timing too. Then where
+ * ours' time goes: p50/p99 per step, per invocation.
+ */
+
+export const ROUNDS = 5;
+
+/** Step durations in milliseconds. */
+export class Timings {
+  readonly #steps = new Map<string, number[]>();
+
+  record(step: string, ms: number): void {
+    const list = this.#steps.get(step) ?? [];
+    list.push(ms);
+    this.#steps.set(step, list);
+  }
+
+  async time<T>(step: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.record(step, performance.now() - started);
+    }
+  }
+
+  clear(): void {
+    this.#steps.clear();
+  }
+
+  /** Prints p50/p99/total per step and saves `<name>-steps.json`. */
+  async report(name: string): Promise<void> {
+    const steps = [...this.#steps].map(([step, ms]) => ({
+      step,
+      count: ms.length,
+      p50: Number(percentile(ms, 50).toFixed(2)),
+      p99: Number(percentile(ms, 99).toFixed(2)),
+      totalMs: Math.round(ms.reduce((a, b) => a + b, 0)),
+    }));
+    for (const { step, count, p50, p99, totalMs } of steps) {
+      console.log(
+        `${name}: ${step.padEnd(22)} p50=${p50}ms p99=${p99}ms total=${totalMs}ms (n=${count})`,
+      );
+    }
+    await saveResult(`${name}-steps`, steps);
+  }
+}
+
+class TimedSinkTask extends SinkTask {
+  constructor(
+    private readonly inner: SinkTask,
+    private readonly timings: Timings,
+  ) {
+    super();
+  }
+  version(): string {
+    return this.inner.version();
+  }
+  start(props: Readonly<Record<string, string>>, context: SinkTaskContext): Promise<void> {
+    return this.inner.start(props, context);
+  }
+  override open(partitions: readonly TopicPartition[]): Promise<void> {
+    return this.inner.open(partitions);
+  }
+  put(records: readonly SinkRecord[]): Promise<void> {
+    return this.timings.time('task put', () => this.inner.put(records));
+  }
+  override preCommit(current: TopicPartitionOffsets): Promise<TopicPartitionOffsets> {
+    return this.timings.time('task preCommit', () => this.inner.preCommit(current));
+  }
+  override close(partitions: readonly TopicPartition[]): Promise<void> {
+    return this.inner.close(partitions);
+  }
+  stop(): Promise<void> {
+    return this.inner.stop();
+  }
+}
+
+class TimedSinkConnector extends SinkConnector {
+  constructor(
+    private readonly inner: SinkConnector,
+    private readonly timings: Timings,
+  ) {
+    super();
+  }
+  version(): string {
+    return this.inner.version();
+  }
+  config(): ConfigDef {
+    return this.inner.config();
+  }
+  start(props: Readonly<Record<string, string>>, context: ConnectorContext): Promise<void> {
+    return this.inner.start(props, context);
+  }
+  taskConfigs(maxTasks: number): Promise<Record<string, string>[]> {
+    return this.inner.taskConfigs(maxTasks);
+  }
+  stop(): Promise<void> {
+    return this.inner.stop();
+  }
+  createTask(): SinkTask {
+    return new TimedSinkTask(this.inner.createTask(), this.timings);
+  }
+}
+
+/** `inner` under `className`, timing its tasks' `put` and `preCommit`. */
+export function timedSinkDescriptor(
+  inner: PluginDescriptor<'sink'>,
+  className: string,
+  timings: Timings,
+): PluginDescriptor<'sink'> {
+  return {
+    className,
+    aliases: [],
+    type: 'sink',
+    version: inner.version,
+    create: () => new TimedSinkConnector(inner.create(), timings),
+  };
+}
+
+/** `target[prop]`, bound to `target` when it is a method (private fields need the real `this`). */
+function bound(target: object, prop: string | symbol): unknown {
+  const value: unknown = Reflect.get(target, prop, target);
+  return typeof value === 'function' ? value.bind(target) : value;
+}
+
+/** `store`, timing the reads and the sink offset writes the sink runtime makes. */
+function timedStore(store: StateStore, timings: Timings): StateStore {
+  const { configs, offsets, status } = store;
+  return {
+    ...store,
+    configs: new Proxy(configs, {
+      get: (target, prop) =>
+        prop === 'getConnector' || prop === 'getTaskConfigs'
+          ? (name: string) =>
+              timings.time(`state ${prop}`, () => target[prop](name) as Promise<unknown>)
+          : bound(target, prop),
+    }),
+    offsets: new Proxy(offsets, {
+      get: (target, prop) =>
+        prop === 'commitSinkOffset'
+          ? (...args: Parameters<typeof offsets.commitSinkOffset>) =>
+              timings.time('state commitSinkOffset', () => target.commitSinkOffset(...args))
+          : prop === 'getSinkOffsets'
+            ? (c: string) => timings.time('state getSinkOffsets', () => target.getSinkOffsets(c))
+            : bound(target, prop),
+    }),
+    status: new Proxy(status, {
+      get: (target, prop) =>
+        prop === 'listTaskStatuses'
+          ? (c: string) => timings.time('state listTaskStatuses', () => target.listTaskStatuses(c))
+          : bound(target, prop),
+    }),
+  };
+}
+
+/** A slice of the input: its records per partition and its ESM batches. */
+export interface Slice {
+  /** 0 for the warm-up round, then 1… */
+  readonly index: number;
+  readonly records: readonly (readonly InputRecord[])[];
+  /** Each batch's records (over all partitions), in delivery order. */
+  readonly batches: readonly (readonly InputRecord[])[];
+  /** Each batch as the ESM event the mapping delivers (JSON-decoded). */
+  readonly events: readonly KafkaEsmEvent[];
+  readonly count: number;
+}
+
+export interface SinkBenchOptions {
+  readonly name: string;
+  readonly partitions: number;
+  /** Records per round (all partitions). */
+  readonly perRound: number;
+  /** Records per invocation (all partitions). */
+  readonly batch: number;
+}
+
+export interface SinkBench {
+  readonly topic: string;
+  readonly brokers: string[];
+  readonly dynamoEndpoint: string;
+  readonly s3Endpoint: string;
+  /** `<name>-<time>`, for unique resource names. */
+  readonly prefix: string;
+  readonly timings: Timings;
+  /** Every slice, for preparing the baseline's writes before timing. */
+  readonly slices: readonly Slice[];
+  /** The next slice for `side` (each side walks the same slices). */
+  nextSlice(side: 'ours' | 'baseline'): Slice;
+  /** Stores `config` as connector `name` (one task owning every partition). */
+  createConnector(name: string, config: Record<string, string>): Promise<void>;
+  /** A warm container's runtime over `plugins`, its state store calls timed. */
+  runtime(plugins: PluginRegistry): SinkRuntimeDeps;
+  /** Runs the slice's events through `runSinkInvocation`; returns the records written. */
+  runOurs(deps: SinkRuntimeDeps, connector: string, slice: Slice): Promise<number>;
+  /** Compares, prints the ratio line, saves results; then prints ours' steps. */
+  compare(ours: () => Promise<number>, baseline: () => Promise<number>): Promise<void>;
+}
+
+function slicesOf(input: readonly (readonly InputRecord[])[], options: SinkBenchOptions): Slice[] {
+  const perPartitionRound = options.perRound / options.partitions;
+  const perPartitionBatch = options.batch / options.partitions;
+  return Array.from({ length: ROUNDS + 1 }, (_, k) => {
+    const records = input.map((list) =>
+      list.slice(k * perPartitionRound, (k + 1) * perPartitionRound),
+    );
+    const batches: InputRecord[][] = [];
+    for (let from = 0; from < perPartitionRound; from += perPartitionBatch) {
+      batches.push(records.flatMap((list) => list.slice(from, from + perPartitionBatch)));
+    }
+    const events = batches.map(
+      (batch) => JSON.parse(JSON.stringify(toEsmEvent(batch))) as KafkaEsmEvent,
+    );
+    return { index: k, records, batches, events, count: options.perRound };
+  });
+}
+
+/** Produces the input (enough for the warm-up and every round) and the shared state store. */
+export async function prepareSinkBench(
+  services: BenchServices,
+  options: SinkBenchOptions,
+): Promise<SinkBench> {
+  const [{ brokers }, dynamo, s3] = await Promise.all([
+    services.kafka(),
+    services.dynamo(),
+    services.s3(),
+  ]);
+  const prefix = `${options.name}-${Date.now().toString(36)}`;
+  const topic = `${prefix}-in`;
+  const kafka = new Kafka({ brokers, logLevel: logLevel.NOTHING, retry: { retries: 8 } });
+  const perPartition = (options.perRound / options.partitions) * (ROUNDS + 1);
+  const input = await produceInput(kafka, topic, options.partitions, perPartition, 140);
+  const slices = slicesOf(input, options);
+  const client = dynaliteClient(dynamo.endpoint);
+  const tableName = `${prefix}-state`;
+  await ensureTable(client, tableName);
+  const timings = new Timings();
+  const store = timedStore(
+    createDynamoDbStateStore({ client, tableName, clock: systemClock }),
+    timings,
+  );
+  const next = { ours: 0, baseline: 0 };
+  return {
+    topic,
+    brokers,
+    dynamoEndpoint: dynamo.endpoint,
+    s3Endpoint: s3.endpoint,
+    prefix,
+    timings,
+    slices,
+    nextSlice(side) {
+      const slice = slices[next[side]];
+      if (slice === undefined) throw new Error(`no slice left for ${side}`);
+      next[side] += 1;
+      return slice;
+    },
+    async createConnector(name, config) {
+      await store.configs.createConnector(name, config);
+      const ids = input.map((_, p) => `${topic}-${p}`).join(',');
+      await store.configs.putTaskConfigs(name, [{ ...config, [TASK_PARTITIONS_KEY]: ids }], 0);
+    },
+    runtime(plugins) {
+      return {
+        store,
+        plugins,
+        clock: systemClock,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        logger: silentLogger,
+        tasks: new SinkTaskCache(),
+      };
+    },
+    async runOurs(deps, connector, slice) {
+      let written = 0;
+      for (const event of slice.events) {
+        const summary = await timings.time('invocation', () =>
+          runSinkInvocation(deps, {
+            connector,
+            event,
+            deadline: Date.now() + 120_000,
+            workerId: 'bench',
+          }),
+        );
+        written += summary.written;
+      }
+      if (written !== slice.count) {
+        throw new Error(`${connector} wrote ${written} of ${slice.count} records`);
+      }
+      return written;
+    },
+    async compare(ours, baseline) {
+      let warm = true;
+      await compareThroughput({
+        name: options.name,
+        unit: 'records',
+        rounds: ROUNDS,
+        ours: async () => {
+          // The warm-up round (first) starts the task and its clients: not in the steps.
+          if (warm) {
+            warm = false;
+            const n = await ours();
+            timings.clear();
+            return n;
+          }
+          return ours();
+        },
+        baseline,
+      });
+      await timings.report(options.name);
+    },
+  };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,81 @@
+/**
+ * A sink under test in the campaign (and the sink benchmarks): its connector config, its real
+ * plugin built for one container with crash points in its client, and how to read back what it
+ * wrote.
+ */
+import type { PluginDescriptor, PluginRegistry } from '../../../shared/connect/plugin.js';
+import type { Faults } from './faults.js';
+import type { InputRecord } from './input.js';
+
+export type SinkName = 's3' | 'dynamodb' | 'kafka';
+export const SINK_NAMES: readonly SinkName[] = ['s3', 'dynamodb', 'kafka'];
+
+/** Where the services are. */
+export interface CampaignServices {
+  readonly brokers: readonly string[];
+  /** dynalite (DynamoDB API). */
+  readonly dynamoEndpoint: string;
+  /** s3rver (S3 API, path style). */
+  readonly s3Endpoint: string;
+}
+
+/** What a sink's output holds, counted per input record. */
+export interface OutputReport {
+  /** Records seen more than once (each extra sighting counts once). */
+  readonly duplicates: number;
+  /** Records never seen. */
+  readonly losses: number;
+  /**
+   * Output that no clean pass would hold: unknown records, DynamoDB items whose coordinates are
+   * not their record's, Kafka records out of input order within a partition.
+   */
+  readonly anomalies: number;
+  /** Records (lines, items, messages) read. */
+  readonly records: number;
+  /** Some lost and some duplicated record ids, for the log. */
+  readonly examples?: { readonly lost: readonly string[]; readonly duplicated: readonly string[] };
+}
+
+/** A sink under test, its resources created (bucket, table, output topic name). */
+export interface SinkTarget {
+  readonly name: SinkName;
+  /** The steps of the sink's client where a `client` crash can be armed (see Faults.hit). */
+  readonly clientSteps: readonly string[];
+  /** The sink's connector config, without `name`, `connector.class` and `topics`. */
+  readonly config: Readonly<Record<string, string>>;
+  /**
+   * The real sink's plugin for one container, its client crashing where `faults` says;
+   * `plugins` is the registry it is registered in.
+   */
+  descriptor(faults: Faults, plugins: PluginRegistry): PluginDescriptor<'sink'>;
+  /** Reads everything the sink wrote and counts it against `input`. */
+  readOutput(input: readonly (readonly InputRecord[])[]): Promise<OutputReport>;
+  close(): Promise<void>;
+}
+
+/** Counts the ids seen in an output against the input's. */
+export function countIds(
+  input: readonly (readonly InputRecord[])[],
+  seen: readonly string[],
+): {
+  duplicates: number;
+  losses: number;
+  unknown: number;
+  examples: { lost: string[]; duplicated: string[] };
+} {
+  const counts = new Map<string, number>();
+  for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+  let duplicates = 0;
+  let losses = 0;
+  let known = 0;
+  const examples = { lost: [] as string[], duplicated: [] as string[] };
+  for (const record of input.flat()) {
+    const count = counts.get(record.id) ?? 0;
+    if (count === 0) losses += 1;
+    else duplicates += count - 1;
+    if (count === 0 && examples.lost.length < 10) examples.lost.push(record.id);
+    if (count > 1 && examples.duplicated.length < 10) examples.duplicated.push(record.id);
+    known += count;
+  }
+  return { duplicates, losses, unknown: seen.length - known, examples };
+}

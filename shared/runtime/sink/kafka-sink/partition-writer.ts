@@ -86,6 +86,26 @@ export class PartitionWriter {
    * other errors as thrown (non-retriable).
    */
   async write(records: readonly BufferedRecord[], next: number): Promise<WriteOutcome> {
+    const warm = this.#ready !== undefined;
+    try {
+      return await this.#writeOnce(records, next);
+    } catch (error) {
+      // A producer kept from an earlier batch was fenced by another container that wrote this
+      // partition since (Lambda need not send a partition's batches to one container): open a
+      // fresh one, which fences that one in turn, re-read the group offset and try once more.
+      // A producer opened for this very batch and fenced means a live overlapping invocation:
+      // leave it to the redelivery.
+      if (!warm || !(error instanceof RetriableError) || !(error.cause instanceof FencedError)) {
+        throw error;
+      }
+      this.deps.logger.info('kafka sink producer fenced by another container; reopening', {
+        transactionalId: this.options.transactionalId,
+      });
+      return this.#writeOnce(records, next);
+    }
+  }
+
+  async #writeOnce(records: readonly BufferedRecord[], next: number): Promise<WriteOutcome> {
     const ready = await this.#open();
     if (next <= ready.committed) {
       return { written: 0, skipped: records.length, committed: false };

@@ -43,6 +43,8 @@ export class FakeKafka {
   readonly built: { id: string; options: ProducerOptions | undefined }[] = [];
   readonly commitFailures = new Map<string, CommitFailure>();
   readonly created: TopicSpec[] = [];
+  /** Runs before each transactional send (after the epoch check passed), e.g. to stage a race. */
+  beforeSend: ((transactionalId: string) => Promise<void>) | undefined;
 
   topic(name: string, partitions: number): this {
     this.logs.set(
@@ -184,8 +186,9 @@ class FakeTransaction implements ProducerTransaction {
   ) {}
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
-    this.producer.checkEpoch();
     const id = this.producer.transactionalId;
+    await this.kafka.beforeSend?.(id);
+    this.producer.checkEpoch();
     this.kafka.calls.push(`send ${id} ${records.length}`);
     return records.map((record) => {
       const partitions = this.kafka.logs.get(record.topic);

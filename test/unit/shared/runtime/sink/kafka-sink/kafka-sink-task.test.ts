@@ -125,28 +125,39 @@ describe('KafkaSinkTask (exactly once per input partition)', () => {
     expect(kafka.committed('orders.replica', 2)).toEqual([]);
   });
 
-  it('throws a RetriableError and discards the producer when a newer invocation fenced it', async () => {
+  it('reopens a warm producer another container fenced, within the invocation, skipping what that container wrote', async () => {
     // Prepare
     const { task, kafka } = await startedTask();
     await deliver(task, range(0, 0, 1));
     const { task: newer } = await startedTask(mirrorConfig(), container(kafka));
     await deliver(newer, range(0, 0, 3)); // fences the first task's producer
-
     // Act
-    const fenced = deliver(task, range(0, 2, 5));
-
-    // Assess
-    await expect(fenced).rejects.toBeInstanceOf(RetriableError);
-    await expect(fenced).rejects.toThrow(/fenced by a newer invocation/);
-    expect(kafka.calls.filter((c) => c === `close ${ID0}`)).toHaveLength(1);
-
-    // Redelivered, it initialises a new producer, fencing the newer one, and skips what it wrote.
     await deliver(task, range(0, 2, 5));
+    // Assess
+    expect(kafka.calls.filter((c) => c === `close ${ID0}`)).toHaveLength(1);
     expect(kafka.calls.filter((c) => c === `init ${ID0}`)).toHaveLength(3);
     expect(kafka.committed('orders.replica', 0).map((r) => text(r.value))).toEqual(
       range(0, 0, 5).map((r) => text(r.value as Uint8Array)),
     );
     expect(kafka.groupOffset(GROUP, 'orders', 0)).toBe(6);
+  });
+
+  it('throws a RetriableError when the producer it just opened is fenced by an overlapping invocation', async () => {
+    // Prepare: the first container's producer is opened for this batch, then fenced mid-batch.
+    const { task, kafka } = await startedTask();
+    const { task: overlapping } = await startedTask(mirrorConfig(), container(kafka));
+    const send = kafka.beforeSend;
+    kafka.beforeSend = async (id) => {
+      kafka.beforeSend = send;
+      await deliver(overlapping, range(0, 0, 2));
+      await send?.(id);
+    };
+    // Act
+    const fenced = deliver(task, range(0, 0, 3));
+    // Assess
+    await expect(fenced).rejects.toBeInstanceOf(RetriableError);
+    await expect(fenced).rejects.toThrow(/fenced by a newer invocation/);
+    expect(kafka.groupOffset(GROUP, 'orders', 0)).toBe(3);
   });
 
   it('settles a commit whose answer was lost by its first record’s fate, then skips what it wrote', async () => {

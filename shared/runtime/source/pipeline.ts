@@ -18,5 +18,10 @@ export type PipelineResult =
  */
 export interface SourceRecordPipeline {
   process(record: SourceRecord): Promise<PipelineResult>;
+  /**
+   * The results of a whole poll batch, in order: the same as calling {@link process} on each
+   * record in turn (the runner uses it when present; it saves a promise per record and stage).
+   */
+  processBatch?(records: readonly SourceRecord[]): Promise<PipelineResult[]>;
   close(): void;
 }

@@ -1,20 +1,20 @@
 import { resolvePlaceholders } from '../../connect/config-providers.js';
 import { parseConnectorConfig } from '../../connect/connector-config.js';
 import { FencedError, isRetriable } from '../../connect/errors.js';
-import type { SourceRecord } from '../../connect/records.js';
-import type { SourceConnector, SourceTask } from '../../connect/source.js';
+import { type SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
+import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
-import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import { ensureOffsetsTopic } from './offsets-topic-creation.js';
 import type { SourceRecordPipeline } from './pipeline.js';
+import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
 import { producerOptionsOf } from './producer-overrides.js';
 import { untransacted } from './producer-pool.js';
 import { pendingFate, type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import { SourceCommitter } from './source-committer.js';
 import type {
   SourceInvocation,
   SourceRunOutcome,
@@ -22,7 +22,8 @@ import type {
   SourceRuntimeDeps,
 } from './source-runtime-types.js';
 import { SourceTaskContextImpl } from './source-task-context.js';
-import { type SourceCheckpoint, SourceTransaction } from './source-transaction.js';
+import { SourceTaskMetrics } from './source-task-metrics.js';
+import type { SourceCheckpoint } from './source-transaction.js';
 import { TopicCreator } from './topic-creator.js';
 
 export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
@@ -69,13 +70,15 @@ function empty(outcome: SourceRunOutcome): SourceRunResult {
   return { outcome, transactions: 0, records: 0 };
 }
 
+/** Resolves after the I/O already under way had a chance to proceed (a macrotask later). */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 class SourceSession {
   readonly #transactionalId: string;
-  #transactions = 0;
-  #records = 0;
+  readonly #metrics = new SourceTaskMetrics();
   #task: SourceTask | undefined;
   #pipeline: SourceRecordPipeline | undefined;
-  #open: SourceTransaction | undefined;
+  #committer: SourceCommitter | undefined;
   #recovery: RecoveryOutcome | undefined;
 
   constructor(
@@ -90,42 +93,17 @@ class SourceSession {
     );
   }
 
-  #written = 0;
-  #skipped = 0;
-  #deadLettered = 0;
-  #aborted = 0;
-  #commitMs: number[] = [];
-  #emitLagMs = 0;
-
-  /** Flink/Connect-style task metrics of this invocation, published once when it ends. */
-  #publishMetrics(outcome: SourceRunOutcome): void {
-    const commits = this.#commitMs;
-    this.deps.metrics?.publish(
-      { Connector: this.invocation.connector, Task: String(this.invocation.task) },
-      {
-        RecordsPolled: { value: this.#records, unit: 'Count' },
-        RecordsWritten: { value: this.#written, unit: 'Count' },
-        RecordsSkipped: { value: this.#skipped, unit: 'Count' },
-        RecordsDeadLettered: { value: this.#deadLettered, unit: 'Count' },
-        TransactionsCommitted: { value: this.#transactions, unit: 'Count' },
-        TransactionsAborted: { value: this.#aborted, unit: 'Count' },
-        CommitLatencyAvg: {
-          value: commits.length === 0 ? 0 : commits.reduce((a, b) => a + b, 0) / commits.length,
-          unit: 'Milliseconds',
-        },
-        CommitLatencyMax: { value: Math.max(0, ...commits), unit: 'Milliseconds' },
-        EmitLagMax: { value: this.#emitLagMs, unit: 'Milliseconds' },
-        InvocationFailed: { value: outcome === 'failed' ? 1 : 0, unit: 'Count' },
-      },
-    );
-  }
-
   #result(outcome: SourceRunOutcome, error?: Error): SourceRunResult {
-    this.#publishMetrics(outcome);
+    const transactions = this.#committer?.transactions ?? 0;
+    this.#metrics.publish(
+      this.deps.metrics,
+      { Connector: this.invocation.connector, Task: String(this.invocation.task) },
+      { transactions, commitMs: this.#committer?.commitMs ?? [], failed: outcome === 'failed' },
+    );
     return {
       outcome,
-      transactions: this.#transactions,
-      records: this.#records,
+      transactions,
+      records: this.#metrics.polled,
       ...(this.#recovery === undefined ? {} : { recovery: this.#recovery }),
       ...(error === undefined ? {} : { error }),
     };
@@ -144,8 +122,10 @@ class SourceSession {
     const { deps, invocation } = this;
     const ref = { connector: invocation.connector, task: invocation.task };
     try {
-      const connectorRecord = await deps.store.configs.getConnector(invocation.connector);
-      const taskSet = await deps.store.configs.getTaskConfigs(invocation.connector);
+      const [connectorRecord, taskSet] = await Promise.all([
+        deps.store.configs.getConnector(invocation.connector),
+        deps.store.configs.getTaskConfigs(invocation.connector),
+      ]);
       const taskEntry = taskSet.tasks.find((t) => t.task === invocation.task);
       // Read after the lease was taken: a reconfiguration that landed between the acquire's
       // checks and its write is seen here, before anything is produced (the enumerator revokes
@@ -208,10 +188,9 @@ class SourceSession {
         this.lease,
       );
 
-      let recoveredOffsets: CommittedSourceOffsets = recovered.committed;
       const context = new SourceTaskContextImpl({
         config: taskConfig,
-        own: () => recoveredOffsets.offsets,
+        own: () => (this.#committer?.committed ?? recovered.committed).offsets,
         offsets: deps.store.offsets,
         ref,
         connectorDefinesBoundaries: config.transactionBoundary === 'connector',
@@ -229,8 +208,30 @@ class SourceSession {
             pending,
           ),
       });
-      this.#task = connector.createTask();
-      await this.#task.start(taskConfig, context);
+      const task = connector.createTask();
+      this.#task = task;
+      await task.start(taskConfig, context);
+
+      const committer = new SourceCommitter({
+        scope: {
+          ref,
+          fence: this.lease,
+          connector: invocation.connector,
+          offsetsTopic,
+          markerGroup: this.#transactionalId,
+          offsets: deps.store.offsets,
+          checkpoint: (point: SourceCheckpoint) => this.#checkpoint(point),
+          now: () => deps.clock.now(),
+        },
+        begin,
+        committed: recovered.committed,
+        flushAt: deps.settings.exactlyOnce ? 5_000 : 1,
+        // The base class's commitRecord does nothing: skip a call per record.
+        ...(task.commitRecord === SourceTask.prototype.commitRecord
+          ? {}
+          : { commitRecord: (record, metadata) => task.commitRecord(record, metadata) }),
+      });
+      this.#committer = committer;
 
       // At least once, offsets are committed on an interval (Connect's offset.flush.interval.ms)
       // and records sent as they are polled; exactly once, per transaction.boundary.
@@ -238,50 +239,47 @@ class SourceSession {
       const interval = deps.settings.exactlyOnce
         ? (config.transactionBoundaryIntervalMs ?? deps.settings.defaultCommitIntervalMs)
         : deps.settings.offsetFlushIntervalMs;
-      const flushAt = deps.settings.exactlyOnce ? 5_000 : 1;
-      const scope = {
-        ref,
-        fence: this.lease,
-        connector: invocation.connector,
-        offsetsTopic,
-        markerGroup: this.#transactionalId,
-        offsets: deps.store.offsets,
-        checkpoint: (point: SourceCheckpoint) => this.#checkpoint(point),
-        now: () => deps.clock.now(),
-      };
-      let openedAt = 0;
+      const { maxRecordsPerInvocation } = deps.settings;
       let lastRecordAt = deps.clock.now();
       let lastAssignmentCheck = deps.clock.now();
-      while (this.#hasTime() && this.#records < deps.settings.maxRecordsPerInvocation) {
-        if (deps.clock.now() - lastAssignmentCheck >= deps.settings.assignmentCheckMs) {
-          lastAssignmentCheck = deps.clock.now();
-          if (!(await this.#stillAssigned())) break;
+      // The next batch, polled and converted while the current one is sent and committed.
+      let next: Promise<PolledBatch> | undefined;
+      try {
+        while (this.#hasTime() && this.#metrics.polled < maxRecordsPerInvocation) {
+          if (deps.clock.now() - lastAssignmentCheck >= deps.settings.assignmentCheckMs) {
+            lastAssignmentCheck = deps.clock.now();
+            if (!(await this.#stillAssigned())) break;
+          }
+          const batch = await (next ?? this.#pollBatch());
+          next = undefined;
+          if (batch.polled.length === 0) {
+            if (deps.clock.now() - lastRecordAt >= deps.settings.maxIdleMs) break;
+            await deps.sleep(deps.settings.idlePollMs);
+            continue;
+          }
+          lastRecordAt = deps.clock.now();
+          await topics.ensure(topicsOf(batch));
+          await committer.open();
+          countBatch(this.#metrics, batch);
+          // Decided before the next poll: a commit request belongs to the batch that made it.
+          const due =
+            boundary === 'poll' ||
+            (boundary === 'interval' && deps.clock.now() - committer.openedAt >= interval) ||
+            (boundary === 'connector' && context.takeCommitRequest());
+          if (this.#hasTime() && this.#metrics.polled < maxRecordsPerInvocation) {
+            next = yieldToIo().then(() => this.#pollBatch());
+            next.catch(() => undefined); // its failure surfaces when it is awaited
+          }
+          await committer.send(batch.polled, batch.produced, batch.deadLetters);
+          if (due) await committer.commit();
         }
-        const polled = (await this.#task.poll()) ?? [];
-        if (polled.length === 0) {
-          if (deps.clock.now() - lastRecordAt >= deps.settings.maxIdleMs) break;
-          await deps.sleep(deps.settings.idlePollMs);
-          continue;
-        }
-        lastRecordAt = deps.clock.now();
-        const { produced, deadLetters } = await this.#process(polled);
-        await topics.ensure(
-          [...produced, ...deadLetters].flatMap((r) => (r === null ? [] : [r.topic])),
-        );
-        if (this.#open === undefined) {
-          this.#open = new SourceTransaction(scope, await begin(), recoveredOffsets, flushAt);
-          openedAt = deps.clock.now();
-        }
-        await this.#open.send(polled, produced, deadLetters);
-        this.#records += polled.length;
-        const due =
-          boundary === 'poll' ||
-          (boundary === 'interval' && deps.clock.now() - openedAt >= interval) ||
-          (boundary === 'connector' && context.takeCommitRequest());
-        if (due) recoveredOffsets = await this.#commitOpen();
+      } finally {
+        // A batch polled ahead and never sent: the next invocation polls it again.
+        await next?.catch(() => undefined);
       }
-      if (this.#open !== undefined) recoveredOffsets = await this.#commitOpen();
-      await this.#task.commit();
+      await committer.commit();
+      await committer.settle();
+      await task.commit();
       await this.#stopTask();
       await this.#release();
       return this.#result('completed');
@@ -290,48 +288,11 @@ class SourceSession {
     }
   }
 
-  async #commitOpen(): Promise<CommittedSourceOffsets> {
-    const open = this.#open;
-    if (open === undefined) throw new Error('no open transaction');
-    this.#open = undefined;
-    if (open.isEmpty) {
-      await open.abort();
-      return (
-        (await this.deps.store.offsets.getSourceOffsets(this.lease)).committed ?? {
-          seq: 0,
-          offsets: [],
-        }
-      );
-    }
-    const started = this.deps.clock.now();
-    const { committed, acknowledged } = await open.commit();
-    this.#commitMs.push(this.deps.clock.now() - started);
-    this.#transactions += 1;
-    for (const { record, metadata } of acknowledged) {
-      await this.#task?.commitRecord(record, metadata);
-    }
-    return committed;
-  }
-
-  async #process(polled: readonly SourceRecord[]) {
-    const produced: (OutgoingRecord | null)[] = [];
-    const deadLetters: OutgoingRecord[] = [];
-    const now = this.deps.clock.now();
-    for (const record of polled) {
-      if (record.timestamp !== null)
-        this.#emitLagMs = Math.max(this.#emitLagMs, now - record.timestamp);
-      const result = await (this.#pipeline as SourceRecordPipeline).process(record);
-      if (result.kind === 'produce') {
-        produced.push(result.record);
-        this.#written += 1;
-      } else {
-        produced.push(null);
-        deadLetters.push(...result.deadLetters);
-        this.#skipped += 1;
-        this.#deadLettered += result.deadLetters.length;
-      }
-    }
-    return { produced, deadLetters };
+  /** Polls the task once and runs the records through the pipeline. */
+  #pollBatch(): Promise<PolledBatch> {
+    const task = this.#task as SourceTask;
+    const pipeline = this.#pipeline as SourceRecordPipeline;
+    return pollBatch(task, pipeline, this.#metrics, () => this.deps.clock.now());
   }
 
   #hasTime(): boolean {
@@ -361,8 +322,7 @@ class SourceSession {
   async #fail(error: unknown): Promise<SourceRunResult> {
     if (error instanceof AbandonedInvocation) throw error;
     const err = error instanceof Error ? error : new Error(String(error));
-    const open = this.#open;
-    this.#open = undefined;
+    const open = await this.#committer?.unwind();
     if (error instanceof FencedError) {
       // A newer invocation or producer owns the task: touch nothing it owns.
       await this.deps.producers.discard(this.#transactionalId);
@@ -376,7 +336,7 @@ class SourceSession {
       return this.#result('outcome-unknown', err);
     }
     if (open !== undefined) {
-      this.#aborted += 1;
+      this.#metrics.aborted += 1;
       await open.abort().catch(() => this.deps.producers.discard(this.#transactionalId));
     }
     await this.#stopTask().catch(() => undefined);

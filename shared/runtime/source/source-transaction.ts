@@ -28,9 +28,37 @@ export interface TransactionScope {
   readonly now: () => number;
 }
 
-interface Sent {
-  readonly record: SourceRecord;
-  readonly position: TopicPartitionOffset | undefined;
+/** A committed transaction: what the store holds once `promoted` resolves, and its records. */
+export interface CommittedTransaction {
+  /** The offsets the promotion makes committed (the next transaction builds on them). */
+  readonly committed: CommittedSourceOffsets;
+  /**
+   * The promotion of this transaction's pending offsets (then the `after-promote` checkpoint).
+   * It must have resolved before the next transaction writes its pending offsets.
+   */
+  readonly promoted: Promise<CommittedSourceOffsets>;
+  /** Each polled record with where it landed (`null` when it produced nothing). */
+  acknowledged(): { record: SourceRecord; metadata: RecordMetadata | null }[];
+}
+
+/**
+ * Whether `a` and `b` have the same own keys with the same primitive values (then their
+ * canonical JSON is the same). False for nested values: the caller computes the key instead.
+ */
+function sameFlatObject(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): boolean {
+  if (a === b) return true;
+  let keys = 0;
+  for (const key in a) {
+    const value = a[key];
+    if (typeof value === 'object' && value !== null) return false;
+    if (b[key] !== value || !Object.hasOwn(a, key) || !Object.hasOwn(b, key)) return false;
+    keys += 1;
+  }
+  for (const _ in b) keys -= 1;
+  return keys === 0;
 }
 
 /**
@@ -39,9 +67,15 @@ interface Sent {
  * they advanced, the commit marker, `pending` in the state store, the commit, the promotion.
  */
 export class SourceTransaction {
-  readonly #sent: Sent[] = [];
-  readonly #buffer: { record: OutgoingRecord; sent: number }[] = [];
-  readonly #latest = new Map<string, SourcePartitionOffset>();
+  readonly #records: SourceRecord[] = [];
+  readonly #positions: (TopicPartitionOffset | undefined)[] = [];
+  /** Records to send, and the index in #records of each (-1 for a dead letter). */
+  #buffer: OutgoingRecord[] = [];
+  #bufferIndex: number[] = [];
+  /** The last record of each source partition, by partition key. */
+  readonly #latest = new Map<string, SourceRecord>();
+  #lastPartition: Readonly<Record<string, unknown>> | undefined;
+  #lastKey = '';
   #firstPosition: TopicPartitionOffset | undefined;
   #recordCount = 0;
 
@@ -74,47 +108,74 @@ export class SourceTransaction {
     produced: readonly (OutgoingRecord | null)[],
     deadLetters: readonly OutgoingRecord[],
   ): Promise<void> {
-    polled.forEach((record, i) => {
+    for (let i = 0; i < polled.length; i += 1) {
+      const record = polled[i] as SourceRecord;
+      const index = this.#records.length;
+      this.#records.push(record);
+      this.#positions.push(undefined);
       const outgoing = produced[i] ?? null;
-      this.#sent.push({ record, position: undefined });
-      if (outgoing !== null) this.#buffer.push({ record: outgoing, sent: this.#sent.length - 1 });
-      if (record.sourcePartition !== null && record.sourceOffset !== null) {
-        const entry = { partition: record.sourcePartition, offset: record.sourceOffset };
-        this.#latest.set(sourcePartitionKey(entry.partition), entry);
+      if (outgoing !== null) {
+        this.#buffer.push(outgoing);
+        this.#bufferIndex.push(index);
+        this.#recordCount += 1;
       }
-    });
-    for (const record of deadLetters) this.#buffer.push({ record, sent: -1 });
-    this.#recordCount += produced.filter((r) => r !== null).length + deadLetters.length;
+      if (record.sourcePartition !== null && record.sourceOffset !== null) {
+        this.#latest.set(this.#keyOf(record.sourcePartition), record);
+      }
+    }
+    for (const record of deadLetters) {
+      this.#buffer.push(record);
+      this.#bufferIndex.push(-1);
+    }
+    this.#recordCount += deadLetters.length;
     if (this.#buffer.length >= this.flushAt) await this.#flush([]);
+  }
+
+  /**
+   * The partition's key. Consecutive records of one source partition usually carry equal flat
+   * partition objects (each record holds its own copy), so the last key is reused for them.
+   */
+  #keyOf(partition: SourcePartitionOffset['partition']): string {
+    const last = this.#lastPartition;
+    if (last === undefined || !sameFlatObject(partition, last)) {
+      this.#lastPartition = partition;
+      this.#lastKey = sourcePartitionKey(partition);
+    }
+    return this.#lastKey;
   }
 
   /** Sends the buffered records followed by `extra`; returns the positions of `extra`. */
   async #flush(extra: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
-    const buffered = this.#buffer.splice(0);
+    const buffered = this.#buffer;
+    const indexes = this.#bufferIndex;
+    this.#buffer = [];
+    this.#bufferIndex = [];
     if (buffered.length === 0 && extra.length === 0) return [];
     await this.scope.checkpoint('before-send');
-    const positions = await this.tx.send([...buffered.map((b) => b.record), ...extra]);
-    buffered.forEach((b, i) => {
+    for (const record of extra) buffered.push(record);
+    const positions = await this.tx.send(buffered);
+    for (let i = 0; i < indexes.length; i += 1) {
       const position = positions[i];
       this.#firstPosition ??= position;
-      const sent = this.#sent[b.sent];
-      if (sent !== undefined) this.#sent[b.sent] = { record: sent.record, position };
-    });
+      const index = indexes[i] as number;
+      if (index >= 0) this.#positions[index] = position;
+    }
     await this.scope.checkpoint('after-send');
-    return positions.slice(buffered.length);
+    return positions.slice(indexes.length);
   }
 
   /**
-   * Writes the offset records and the marker, records `pending`, commits and promotes. Returns
-   * the new committed offsets and each sent record's metadata (for `SourceTask.commitRecord`).
+   * Writes the offset records and the marker, records `pending` (after `beforePending`, which
+   * settles the previous transaction's promotion), commits, and starts the promotion.
    */
-  async commit(): Promise<{
-    committed: CommittedSourceOffsets;
-    acknowledged: { record: SourceRecord; metadata: RecordMetadata | null }[];
-  }> {
+  async commit(beforePending: () => Promise<void>): Promise<CommittedTransaction> {
     const { scope } = this;
     const seq = this.committed.seq + 1;
-    const advanced = [...this.#latest.values()];
+    const advanced: SourcePartitionOffset[] = [];
+    for (const record of this.#latest.values()) {
+      if (record.sourcePartition === null) continue;
+      advanced.push({ partition: record.sourcePartition, offset: record.sourceOffset });
+    }
     const offsetPositions = await this.#flush(
       advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
     );
@@ -131,38 +192,57 @@ export class SourceTransaction {
       this.tx.sendOffsets(scope.markerGroup, [
         { topic: scope.offsetsTopic, partition: 0, offset: seq },
       ]),
-      scope.offsets.writePendingSourceOffsets(
-        scope.ref,
-        {
-          seq,
-          offsets,
-          positions:
-            probe === undefined
-              ? []
-              : [{ topic: probe.topic, partition: probe.partition, offset: String(probe.offset) }],
-        },
-        scope.fence,
+      beforePending().then(() =>
+        scope.offsets.writePendingSourceOffsets(
+          scope.ref,
+          {
+            seq,
+            offsets,
+            positions:
+              probe === undefined
+                ? []
+                : [
+                    {
+                      topic: probe.topic,
+                      partition: probe.partition,
+                      offset: String(probe.offset),
+                    },
+                  ],
+          },
+          scope.fence,
+        ),
       ),
     ]);
     await scope.checkpoint('after-pending');
     await this.tx.commit();
     await scope.checkpoint('after-commit');
-    const committed = await scope.offsets.promotePendingSourceOffsets(scope.ref, seq, scope.fence);
-    await scope.checkpoint('after-promote');
+    const promoted = scope.offsets
+      .promotePendingSourceOffsets(scope.ref, seq, scope.fence)
+      .then(async (committed) => {
+        await scope.checkpoint('after-promote');
+        return committed;
+      });
+    // Whoever settles the promotion sees its failure; until then it is not an unhandled one.
+    promoted.catch(() => undefined);
     return {
-      committed,
-      acknowledged: this.#sent.map(({ record, position }) => ({
-        record,
-        metadata:
-          position === undefined
-            ? null
-            : {
-                topic: position.topic,
-                partition: position.partition,
-                offset: position.offset,
-                timestamp: null,
-              },
-      })),
+      committed: { seq, offsets },
+      promoted,
+      acknowledged: () =>
+        this.#records.map((record, i) => {
+          const position = this.#positions[i];
+          return {
+            record,
+            metadata:
+              position === undefined
+                ? null
+                : {
+                    topic: position.topic,
+                    partition: position.partition,
+                    offset: position.offset,
+                    timestamp: null,
+                  },
+          };
+        }),
     };
   }
 

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { RetriableError } from '../../../../../shared/connect/errors.js';
+import type { ReadonlyHeaders } from '../../../../../shared/connect/headers.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
+import type { Schema } from '../../../../../shared/connect/schema.js';
 import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../shared/connect/struct.js';
+import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSourcePipeline } from '../../../../../shared/runtime/source/record-pipeline.js';
@@ -10,13 +14,41 @@ import { buildSourcePipeline } from '../../../../../shared/runtime/source/record
 const text = (bytes: Uint8Array | null) =>
   bytes === null ? null : new TextDecoder().decode(bytes);
 
-function pipeline(extra: Record<string, string>) {
+/** A StringConverter whose first `failures` conversions throw a retriable error. */
+class FlakyConverter extends StringConverter {
+  calls = 0;
+  constructor(private readonly failures: number) {
+    super();
+  }
+  override fromConnectData(
+    topic: string,
+    headers: ReadonlyHeaders,
+    schema: Schema | null,
+    value: unknown,
+  ): Uint8Array | null {
+    this.calls += 1;
+    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
+    return super.fromConnectData(topic, headers, schema, value);
+  }
+}
+
+function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   const config = parseConnectorConfig(
     { name: 'orders', 'connector.class': 'datagen', 'kafka.topic': 'orders', ...extra },
     'source',
   );
+  const plugins = builtinRegistry();
+  if (flaky !== undefined) {
+    plugins.register({
+      className: 'test.FlakyConverter',
+      aliases: [],
+      type: 'converter',
+      version: '1',
+      create: () => flaky,
+    });
+  }
   return buildSourcePipeline(config, 0, {
-    plugins: builtinRegistry(),
+    plugins,
     logger: silentLogger,
     clock: { now: () => 0 },
     sleep: async () => {},
@@ -107,5 +139,54 @@ describe('buildSourcePipeline', () => {
       'transforms.cast.spec': 'qty:int32',
     });
     await expect(p.process(order('not a number'))).rejects.toThrow(/Tolerance exceeded/);
+  });
+
+  it('gives a whole batch the results of processing its records one by one', async () => {
+    const extra = {
+      transforms: 'cast',
+      'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
+      'transforms.cast.spec': 'qty:int32',
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': 'orders-dlq',
+      'value.converter.schemas.enable': 'false',
+    };
+    const batch = [order('1'), order('not a number'), order('3'), order('x')];
+    const one = pipeline(extra);
+    const expected = [];
+    for (const record of batch) expected.push(await one.process(record));
+
+    const results = await pipeline(extra).processBatch?.(batch);
+
+    expect(results).toEqual(expected);
+    expect(results?.map((r) => r.kind)).toEqual(['produce', 'skip', 'produce', 'skip']);
+    // Each failed record carries its own dead letter, not its neighbour's.
+    expect(results?.map((r) => (r.kind === 'skip' ? r.deadLetters.length : 0))).toEqual([
+      0, 1, 0, 1,
+    ]);
+  });
+
+  it('retries a retriable converter failure, counting its first attempt, and produces the record', async () => {
+    const flaky = new FlakyConverter(2);
+    const p = pipeline(
+      {
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '60000',
+        'errors.retry.delay.max.ms': '0',
+      },
+      flaky,
+    );
+
+    const [result] = (await p.processBatch?.([order('3')])) ?? [];
+
+    expect(result?.kind).toBe('produce');
+    expect(flaky.calls).toBe(3); // two failed attempts, then the one that worked
+  });
+
+  it('fails a record on its first failed attempt when errors.retry.timeout is 0', async () => {
+    const flaky = new FlakyConverter(1);
+    const p = pipeline({ 'value.converter': 'test.FlakyConverter' }, flaky);
+
+    await expect(p.processBatch?.([order('3')])).rejects.toThrow(/Tolerance exceeded/);
+    expect(flaky.calls).toBe(1); // no second attempt, which would have worked
   });
 });

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
+import { SourceRecord } from '../../../../../shared/connect/records.js';
+import type { RecordMetadata } from '../../../../../shared/connect/source.js';
+import type {
+  OutgoingRecord,
+  ProducerTransaction,
+  TopicPartitionOffset,
+} from '../../../../../shared/ports/kafka.js';
+import type { OffsetStore } from '../../../../../shared/ports/offset-store.js';
+import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
+
+const encoder = new TextEncoder();
+
+function record(seq: number): SourceRecord {
+  return new SourceRecord({
+    sourcePartition: { p: 0 },
+    sourceOffset: { seq },
+    topic: 'out',
+    key: null,
+    value: seq,
+  });
+}
+
+function outgoing(seq: number): OutgoingRecord {
+  return { topic: 'out', key: null, value: encoder.encode(String(seq)) };
+}
+
+/** A Kafka transaction that logs what happens to it and places records one after another. */
+function fakeTransaction(log: string[], next: { offset: number }): ProducerTransaction {
+  return {
+    send: async (records) => {
+      log.push(`send ${records.length}`);
+      return records.map(
+        (r): TopicPartitionOffset => ({
+          topic: r.topic,
+          partition: 0,
+          offset: next.offset++,
+        }),
+      );
+    },
+    sendOffsets: async (_group, offsets) => {
+      log.push(`marker ${offsets[0]?.offset}`);
+    },
+    commit: async () => {
+      log.push('commit');
+    },
+    abort: async () => {
+      log.push('abort');
+    },
+  };
+}
+
+/** A task with a lease in a memory store, whose offset writes are logged (and can be held). */
+async function setup() {
+  const store = createMemoryStateStore();
+  await store.configs.createConnector('c', { 'connector.class': 'datagen' });
+  const set = await store.configs.putTaskConfigs('c', [{}], 0);
+  const lease = await store.leases.acquireLease({
+    connector: 'c',
+    task: 0,
+    owner: 'inv-1',
+    generation: set.tasks[0]?.generation ?? 0,
+    ttlMs: 60_000,
+  });
+  const log: string[] = [];
+  let hold: Promise<void> | undefined;
+  let failPromotion: Error | undefined;
+  const real = store.offsets;
+  const offsets: OffsetStore = Object.create(real);
+  offsets.writePendingSourceOffsets = async (ref, pending, fence) => {
+    log.push(`pending ${pending.seq}`);
+    await real.writePendingSourceOffsets(ref, pending, fence);
+  };
+  offsets.promotePendingSourceOffsets = async (ref, seq, fence) => {
+    log.push(`promote ${seq}`);
+    await hold;
+    if (failPromotion !== undefined) throw failPromotion;
+    const committed = await real.promotePendingSourceOffsets(ref, seq, fence);
+    log.push(`promoted ${seq}`);
+    return committed;
+  };
+  const acknowledged: [SourceRecord, RecordMetadata | null][] = [];
+  const position = { offset: 100 };
+  const committer = new SourceCommitter({
+    scope: {
+      ref: { connector: 'c', task: 0 },
+      fence: lease,
+      connector: 'c',
+      offsetsTopic: 'offsets',
+      markerGroup: 'marker',
+      offsets,
+      checkpoint: async () => {},
+      now: () => 1_000,
+    },
+    begin: async () => fakeTransaction(log, position),
+    committed: { seq: 0, offsets: [] },
+    flushAt: 5_000,
+    commitRecord: async (r, metadata) => {
+      log.push(`commitRecord ${String(r.value)}`);
+      acknowledged.push([r, metadata]);
+    },
+  });
+  return {
+    store,
+    committer,
+    log,
+    acknowledged,
+    holdPromotions: (until: Promise<void>) => {
+      hold = until;
+    },
+    failPromotions: (error: Error) => {
+      failPromotion = error;
+    },
+  };
+}
+
+describe('SourceCommitter', () => {
+  it('promotes a transaction while the next one is sent, and writes its pending only after', async () => {
+    const { committer, log, holdPromotions, store } = await setup();
+    let release: () => void = () => {};
+    holdPromotions(new Promise<void>((resolve) => (release = resolve)));
+
+    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.commit();
+    await committer.send([record(2)], [outgoing(2)], []);
+    const second = committer.commit();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const beforeRelease = [...log];
+    release();
+    await second;
+    await committer.settle();
+
+    expect(beforeRelease).toEqual([
+      'send 2', // record 1 and its offset record
+      'marker 1',
+      'pending 1',
+      'commit',
+      'promote 1',
+      'send 2',
+      'marker 2',
+    ]);
+    expect(log.slice(beforeRelease.length)).toEqual([
+      'promoted 1',
+      'commitRecord 1',
+      'pending 2',
+      'commit',
+      'promote 2',
+      'promoted 2',
+      'commitRecord 2',
+    ]);
+    const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    expect(stored.committed).toEqual({
+      seq: 2,
+      offsets: [{ partition: { p: 0 }, offset: { seq: 2 }, at: 1_000 }],
+    });
+    expect(stored.pending).toBeUndefined();
+    expect(committer.committed.seq).toBe(2);
+    expect(committer.transactions).toBe(2);
+  });
+
+  it("reports each record with where it landed once its transaction's offsets are promoted", async () => {
+    const { committer, acknowledged } = await setup();
+
+    await committer.send([record(1), record(2)], [outgoing(1), null], []);
+    await committer.commit();
+    const beforeSettle = acknowledged.length;
+    await committer.settle();
+
+    expect(beforeSettle).toBe(0);
+    expect(acknowledged.map(([r, metadata]) => [r.value, metadata])).toEqual([
+      [1, { topic: 'out', partition: 0, offset: 100, timestamp: null }],
+      [2, null], // produced nothing
+    ]);
+  });
+
+  it('writes no pending offsets over a promotion that failed, and hands back the transaction', async () => {
+    const { committer, log, failPromotions } = await setup();
+    failPromotions(new Error('store unavailable'));
+
+    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.commit();
+    await committer.send([record(2)], [outgoing(2)], []);
+    const failed = committer.commit().catch((error: unknown) => error);
+
+    expect(await failed).toEqual(new Error('store unavailable'));
+    expect(log).not.toContain('pending 2');
+    expect(await committer.unwind()).toBeDefined();
+    expect(await committer.unwind()).toBeUndefined();
+  });
+
+  it('aborts a transaction that changed nothing and keeps the committed offsets', async () => {
+    const { committer, log } = await setup();
+
+    await committer.open();
+    await committer.commit();
+
+    expect(log).toEqual(['abort']);
+    expect(committer.transactions).toBe(0);
+    expect(committer.committed).toEqual({ seq: 0, offsets: [] });
+  });
+});

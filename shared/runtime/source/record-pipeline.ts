@@ -7,9 +7,9 @@ import type { Logger } from '../../ports/logger.js';
 import { createConverterSet } from '../converter-set.js';
 import { collectingDeadLetterSink } from '../dead-letter.js';
 import { ProcessingContext, type Stage } from '../error-stage.js';
-import { createErrorHandler, errorHandlingSettingsOf } from '../error-tolerance.js';
+import { createTaskErrorHandler, transformationClassOf } from '../pipeline-support.js';
 import type { ExecutingClass } from '../retry-with-tolerance.js';
-import { buildTransformationChain, TransformationError } from '../transformation-chain.js';
+import { buildTransformationChain } from '../transformation-chain.js';
 import type { PipelineResult, SourceRecordPipeline } from './pipeline.js';
 
 export interface SourcePipelineDeps {
@@ -74,15 +74,8 @@ export function buildSourcePipeline(
   const chain = buildTransformationChain<SourceRecord>(config.originals, deps.plugins);
   const converters = createConverterSet(config, deps.plugins);
   const deadLetters = collectingDeadLetterSink();
-  const { operator } = createErrorHandler(errorHandlingSettingsOf(config), {
-    taskId: { connector: config.name, task },
-    logger: deps.logger,
-    clock: deps.clock,
-    sleep: deps.sleep,
-    deadLetterSink: deadLetters,
-  });
-  const transformClass = (error: unknown) =>
-    error instanceof TransformationError ? error.className : 'TransformationChain';
+  const { operator } = createTaskErrorHandler(config, task, deps, deadLetters);
+  const transformClass = transformationClassOf;
   const skipped = (): PipelineResult => ({ kind: 'skip', deadLetters: deadLetters.drain() });
 
   const convertKey = (out: SourceRecord) =>

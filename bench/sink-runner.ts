@@ -1,11 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
-import type { ConfigDef } from '../shared/connect/config-def.js';
-import type { ConnectorContext, SinkTaskContext } from '../shared/connect/context.js';
 import type { PluginDescriptor, PluginRegistry } from '../shared/connect/plugin.js';
-import type { SinkRecord, TopicPartition } from '../shared/connect/records.js';
-import { SinkConnector, SinkTask, type TopicPartitionOffsets } from '../shared/connect/sink.js';
 import { systemClock } from '../shared/ports/clock.js';
 import { silentLogger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
@@ -18,6 +14,7 @@ import {
 } from '../shared/runtime/sink/sink-task-runner.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
+import { wrappedSinkDescriptor } from '../test/support/wrapped-sink.js';
 import { compareThroughput, percentile, saveResult } from './harness.js';
 import type { BenchServices } from './services.js';
 
@@ -74,76 +71,16 @@ export class Timings {
   }
 }
 
-class TimedSinkTask extends SinkTask {
-  constructor(
-    private readonly inner: SinkTask,
-    private readonly timings: Timings,
-  ) {
-    super();
-  }
-  version(): string {
-    return this.inner.version();
-  }
-  start(props: Readonly<Record<string, string>>, context: SinkTaskContext): Promise<void> {
-    return this.inner.start(props, context);
-  }
-  override open(partitions: readonly TopicPartition[]): Promise<void> {
-    return this.inner.open(partitions);
-  }
-  put(records: readonly SinkRecord[]): Promise<void> {
-    return this.timings.time('task put', () => this.inner.put(records));
-  }
-  override preCommit(current: TopicPartitionOffsets): Promise<TopicPartitionOffsets> {
-    return this.timings.time('task preCommit', () => this.inner.preCommit(current));
-  }
-  override close(partitions: readonly TopicPartition[]): Promise<void> {
-    return this.inner.close(partitions);
-  }
-  stop(): Promise<void> {
-    return this.inner.stop();
-  }
-}
-
-class TimedSinkConnector extends SinkConnector {
-  constructor(
-    private readonly inner: SinkConnector,
-    private readonly timings: Timings,
-  ) {
-    super();
-  }
-  version(): string {
-    return this.inner.version();
-  }
-  config(): ConfigDef {
-    return this.inner.config();
-  }
-  start(props: Readonly<Record<string, string>>, context: ConnectorContext): Promise<void> {
-    return this.inner.start(props, context);
-  }
-  taskConfigs(maxTasks: number): Promise<Record<string, string>[]> {
-    return this.inner.taskConfigs(maxTasks);
-  }
-  stop(): Promise<void> {
-    return this.inner.stop();
-  }
-  createTask(): SinkTask {
-    return new TimedSinkTask(this.inner.createTask(), this.timings);
-  }
-}
-
 /** `inner` under `className`, timing its tasks' `put` and `preCommit`. */
 export function timedSinkDescriptor(
   inner: PluginDescriptor<'sink'>,
   className: string,
   timings: Timings,
 ): PluginDescriptor<'sink'> {
-  return {
-    className,
-    aliases: [],
-    type: 'sink',
-    version: inner.version,
-    create: () => new TimedSinkConnector(inner.create(), timings),
-  };
+  return wrappedSinkDescriptor(inner, className, {
+    put: (_records, next) => timings.time('task put', next),
+    preCommit: (_current, next) => timings.time('task preCommit', next),
+  });
 }
 
 /** `target[prop]`, bound to `target` when it is a method (private fields need the real `this`). */

@@ -1,19 +1,7 @@
-/**
- * Crash injection for the sink campaign: a per-container {@link Faults} plan, a plugin that wraps
- * any sink connector to crash around `put` and `preCommit`, and an offset store whose sink offset
- * write crashes after the sink wrote.
- */
-import type { ConfigDef, ConfigValue } from '../../../shared/connect/config-def.js';
-import type { ConnectorContext, SinkTaskContext } from '../../../shared/connect/context.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
 import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
-import type { SinkRecord, TopicPartition } from '../../../shared/connect/records.js';
-import {
-  SinkConnector,
-  SinkTask,
-  type TopicPartitionOffsets,
-} from '../../../shared/connect/sink.js';
 import type { OffsetStore } from '../../../shared/ports/offset-store.js';
+import { wrappedSinkDescriptor } from '../wrapped-sink.js';
 
 /**
  * Where a crash can be injected:
@@ -102,102 +90,25 @@ export class Faults {
   }
 }
 
-class FaultySinkTask extends SinkTask {
-  constructor(
-    private readonly inner: SinkTask,
-    private readonly faults: Faults,
-  ) {
-    super();
-  }
-
-  version(): string {
-    return this.inner.version();
-  }
-
-  start(props: Readonly<Record<string, string>>, context: SinkTaskContext): Promise<void> {
-    return this.inner.start(props, context);
-  }
-
-  override open(partitions: readonly TopicPartition[]): Promise<void> {
-    return this.inner.open(partitions);
-  }
-
-  async put(records: readonly SinkRecord[]): Promise<void> {
-    this.faults.hit('put:before');
-    await this.inner.put(records);
-    this.faults.hit('put:after');
-  }
-
-  override flush(currentOffsets: TopicPartitionOffsets): Promise<void> {
-    return this.inner.flush(currentOffsets);
-  }
-
-  override async preCommit(currentOffsets: TopicPartitionOffsets): Promise<TopicPartitionOffsets> {
-    this.faults.hit('preCommit:before');
-    const committable = await this.inner.preCommit(currentOffsets);
-    this.faults.hit('preCommit:after');
-    return committable;
-  }
-
-  override close(partitions: readonly TopicPartition[]): Promise<void> {
-    return this.inner.close(partitions);
-  }
-
-  stop(): Promise<void> {
-    return this.inner.stop();
-  }
-}
-
-class FaultySinkConnector extends SinkConnector {
-  constructor(
-    private readonly inner: SinkConnector,
-    private readonly faults: Faults,
-  ) {
-    super();
-  }
-
-  version(): string {
-    return this.inner.version();
-  }
-
-  config(): ConfigDef {
-    return this.inner.config();
-  }
-
-  override validate(props: Readonly<Record<string, string>>): ConfigValue[] {
-    return this.inner.validate(props);
-  }
-
-  start(props: Readonly<Record<string, string>>, context: ConnectorContext): Promise<void> {
-    return this.inner.start(props, context);
-  }
-
-  taskConfigs(maxTasks: number): Promise<Record<string, string>[]> {
-    return this.inner.taskConfigs(maxTasks);
-  }
-
-  stop(): Promise<void> {
-    return this.inner.stop();
-  }
-
-  createTask(): SinkTask {
-    return new FaultySinkTask(this.inner.createTask(), this.faults);
-  }
-}
-
 /** `inner` under the class name `className`, its tasks crashing where `faults` says. */
 export function faultySinkDescriptor(
   inner: PluginDescriptor<'sink'>,
   className: string,
   faults: Faults,
 ): PluginDescriptor<'sink'> {
-  return {
-    className,
-    aliases: [],
-    type: 'sink',
-    version: inner.version,
-    create: () => new FaultySinkConnector(inner.create(), faults),
-  };
+  return wrappedSinkDescriptor(inner, className, {
+    put: async (_records, next) => {
+      faults.hit('put:before');
+      await next();
+      faults.hit('put:after');
+    },
+    preCommit: async (_current, next) => {
+      faults.hit('preCommit:before');
+      const committable = await next();
+      faults.hit('preCommit:after');
+      return committable;
+    },
+  });
 }
 
 /** `offsets`, whose sink offset writes crash (before writing) where `faults` says. */

@@ -48,7 +48,13 @@ export function connectorKey(connector: string, sk: string): Item {
 
 export const versionAttr = (): AttributeValue => num(ITEM_FORMAT_VERSION);
 
+/**
+ * A config map as a DynamoDB map of strings; as a JSON string (which `decodeConfig` also reads)
+ * when it has a `__proto__` key, which the AWS SDK cannot carry in a map (its (de)serializers
+ * assign map entries to plain objects, where that key sets the prototype instead).
+ */
 export function encodeConfig(config: ConfigMap): AttributeValue {
+  if (Object.hasOwn(config, '__proto__')) return { S: JSON.stringify(config) };
   return { M: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, str(v)])) };
 }
 

@@ -151,6 +151,23 @@ export function configContract(factory: StateStoreFactory): void {
 
       expect((await store.configs.getConnector('orders'))?.config['tasks.max']).toBe('2');
     });
+
+    it('keeps config keys named __proto__ or constructor as ordinary keys', async () => {
+      const { store } = await factory();
+      const config = JSON.parse(
+        '{"name":"odd","connector.class":"datagen","__proto__":"p","constructor":"k"}',
+      ) as Record<string, string>;
+
+      await store.configs.createConnector('odd', config);
+      await store.configs.putTaskConfigs('odd', [config], 0);
+      const read = await store.configs.getConnector('odd');
+      const tasks = await store.configs.getTaskConfigs('odd');
+
+      for (const stored of [read?.config, tasks.tasks[0]?.config]) {
+        expect(Object.entries(stored ?? {})).toEqual(Object.entries(config));
+        expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+      }
+    });
   });
 
   describe('target states', () => {

@@ -89,31 +89,22 @@ function bound(target: object, prop: string | symbol): unknown {
   return typeof value === 'function' ? value.bind(target) : value;
 }
 
-/** `store`, timing the reads and the sink offset writes the sink runtime makes. */
+/** `store`, timing the read and the sink offset writes the sink runtime makes. */
 function timedStore(store: StateStore, timings: Timings): StateStore {
-  const { configs, offsets, status } = store;
+  const { offsets, status } = store;
   return {
     ...store,
-    configs: new Proxy(configs, {
-      get: (target, prop) =>
-        prop === 'getConnector' || prop === 'getTaskConfigs'
-          ? (name: string) =>
-              timings.time(`state ${prop}`, () => target[prop](name) as Promise<unknown>)
-          : bound(target, prop),
-    }),
     offsets: new Proxy(offsets, {
       get: (target, prop) =>
         prop === 'commitSinkOffset'
           ? (...args: Parameters<typeof offsets.commitSinkOffset>) =>
               timings.time('state commitSinkOffset', () => target.commitSinkOffset(...args))
-          : prop === 'getSinkOffsets'
-            ? (c: string) => timings.time('state getSinkOffsets', () => target.getSinkOffsets(c))
-            : bound(target, prop),
+          : bound(target, prop),
     }),
     status: new Proxy(status, {
       get: (target, prop) =>
-        prop === 'listTaskStatuses'
-          ? (c: string) => timings.time('state listTaskStatuses', () => target.listTaskStatuses(c))
+        prop === 'getSinkSnapshot'
+          ? (c: string) => timings.time('state getSinkSnapshot', () => target.getSinkSnapshot(c))
           : bound(target, prop),
     }),
   };

@@ -1,5 +1,6 @@
 import type { ConnectorRecord, TaskConfigSet } from './config-store.js';
 import type { Fence, TaskRef } from './lease-store.js';
+import type { SinkOffset } from './offset-store.js';
 
 /**
  * Connector and task status, as Kafka Connect's status topic holds them (`GET …/status`).
@@ -55,6 +56,12 @@ export interface ConnectorStatusSnapshot {
   readonly taskStatuses: readonly TaskStatus[];
 }
 
+/** What a sink invocation reads before writing a batch: the snapshot plus the sink offsets. */
+export interface SinkInvocationSnapshot extends ConnectorStatusSnapshot {
+  /** As `OffsetStore.getSinkOffsets` returns them: sorted by topic, then partition. */
+  readonly sinkOffsets: readonly SinkOffset[];
+}
+
 /**
  * Connector and task status.
  *
@@ -94,4 +101,14 @@ export interface StatusStore {
    * connector's partition on DynamoDB); `undefined` when the connector does not exist.
    */
   getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined>;
+
+  /**
+   * {@link getConnectorSnapshot} plus the connector's sink offsets, as `OffsetStore.getSinkOffsets`
+   * would return them, in one strongly consistent read (one Query of the connector's partition on
+   * DynamoDB, where the four separate reads of a sink invocation would be four requests). Its
+   * consistency is that of those reads issued together: each item is read as of the call, with
+   * no isolation across items (a write racing the read may show in one part and not another);
+   * `undefined` when the connector does not exist (no config record), whatever offsets it kept.
+   */
+  getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined>;
 }

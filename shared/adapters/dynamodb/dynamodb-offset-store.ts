@@ -180,9 +180,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
       KEYS.sinkOffsetPrefix,
       `read the sink offsets of ${connector}`,
     );
-    return items
-      .map(decodeSinkOffset)
-      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    return sinkOffsetsOf(items);
   }
 
   async alterSinkOffsets(
@@ -304,6 +302,19 @@ function sourceOffsets(ref: TaskRef, item: Item | undefined): TaskSourceOffsets 
     ...(decoded?.pending === undefined ? {} : { pending: decoded.pending }),
   };
 }
+
+/**
+ * The sink offsets of `SINKOFFSET#…` items, sorted by topic then partition (the sort keys hold
+ * the partition unpadded, so the Query's order is not that one).
+ */
+export function sinkOffsetsOf(items: readonly Item[]): SinkOffset[] {
+  return items
+    .map(decodeSinkOffset)
+    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+}
+
+/** The attributes {@link sinkOffsetsOf} reads. */
+export const SINK_OFFSET_ATTRS = [ATTR.formatVersion, ATTR.topic, ATTR.partition, ATTR.offset];
 
 function decodeSinkOffset(item: Item): SinkOffset {
   formatVersion(item);

@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
 import {
   type ConnectorStatusSnapshot,
+  type SinkInvocationSnapshot,
   type Status,
   type StatusStore,
   type StatusUpdate,
@@ -18,6 +19,7 @@ import {
   decodeTaskItem,
   versionAttr,
 } from './codec.js';
+import { SINK_OFFSET_ATTRS, sinkOffsetsOf } from './dynamodb-offset-store.js';
 import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
@@ -26,7 +28,8 @@ import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
  * The sort keys from `CONNECTOR` to `TASKS` hold, in order: CONNECTOR, RESTART,
  * SINKOFFSET#…, STATUS, TASK#…, TASKS (TOPIC#… sort after). The snapshot reads that range in
  * one Query, drops the sink offsets with a filter (their `topic` attribute; a filter cannot name
- * the sort key) and projects away the source offsets of TASK# items.
+ * the sort key) and projects away the source offsets of TASK# items. The sink snapshot reads
+ * the same range without the filter, keeping the sink offsets; both ignore the RESTART item.
  */
 const SNAPSHOT_ATTRS = [
   STATE_TABLE.partitionKey.name,
@@ -49,6 +52,9 @@ const SNAPSHOT_ATTRS = [
   ATTR.trace,
   ATTR.statusAt,
 ];
+
+/** {@link SNAPSHOT_ATTRS} and those of SINKOFFSET# items. */
+const SINK_SNAPSHOT_ATTRS = [...new Set([...SNAPSHOT_ATTRS, ...SINK_OFFSET_ATTRS])];
 
 /** StatusStore over `STATUS` (connector) and `TASK#n` (task) items. */
 export class DynamoDbStatusStore implements StatusStore {
@@ -162,6 +168,20 @@ export class DynamoDbStatusStore implements StatusStore {
       { projection: SNAPSHOT_ATTRS, filter: `attribute_not_exists(#${ATTR.topic})` },
     );
     return snapshotOf(connector, items);
+  }
+
+  async getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined> {
+    const items = await this.#table.queryBetween(
+      KEYS.connectorPk(connector),
+      { from: KEYS.connectorSk, to: KEYS.tasksSk },
+      `read the sink state of ${connector}`,
+      { projection: SINK_SNAPSHOT_ATTRS },
+    );
+    const snapshot = snapshotOf(connector, items);
+    if (snapshot === undefined) return undefined;
+    const sortKey = STATE_TABLE.sortKey.name;
+    const sinkItems = items.filter((item) => item[sortKey]?.S?.startsWith(KEYS.sinkOffsetPrefix));
+    return { ...snapshot, sinkOffsets: sinkOffsetsOf(sinkItems) };
   }
 }
 

@@ -124,9 +124,7 @@ export class MemoryOffsetStore implements OffsetStore {
   }
 
   async getSinkOffsets(connector: string): Promise<SinkOffset[]> {
-    return [...(this.#db.peek(connector)?.sinkOffsets.values() ?? [])]
-      .map((offset) => ({ ...offset }))
-      .sort((a, b) => compareNames(a.topic, b.topic) || a.partition - b.partition);
+    return sinkOffsetsOf(this.#db.peek(connector));
   }
 
   async alterSinkOffsets(
@@ -198,6 +196,13 @@ export class MemoryOffsetStore implements OffsetStore {
     if (target !== 'STOPPED') throw new ConnectorNotStoppedError(connector, target);
     return items;
   }
+}
+
+/** Copies of the connector's sink offsets, sorted by topic then partition. */
+export function sinkOffsetsOf(items: ConnectorItems | undefined): SinkOffset[] {
+  return [...(items?.sinkOffsets.values() ?? [])]
+    .map((offset) => ({ ...offset }))
+    .sort((a, b) => compareNames(a.topic, b.topic) || a.partition - b.partition);
 }
 
 function sinkKey(offset: { readonly topic: string; readonly partition: number }): string {

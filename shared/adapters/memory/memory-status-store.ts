@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Fence, TaskRef } from '../../ports/lease-store.js';
 import {
   type ConnectorStatusSnapshot,
+  type SinkInvocationSnapshot,
   type Status,
   type StatusStore,
   type StatusUpdate,
@@ -10,6 +11,7 @@ import {
   truncateTrace,
 } from '../../ports/status-store.js';
 import { assertFence, copy, type MemoryDb } from './memory-db.js';
+import { sinkOffsetsOf } from './memory-offset-store.js';
 
 /** StatusStore in memory. */
 export class MemoryStatusStore implements StatusStore {
@@ -60,23 +62,39 @@ export class MemoryStatusStore implements StatusStore {
   }
 
   async listTaskStatuses(connector: string): Promise<TaskStatus[]> {
-    const records = this.#db.peek(connector)?.taskRecords ?? new Map();
-    return [...records.entries()]
-      .sort(([a], [b]) => a - b)
-      .flatMap(([task, record]) =>
-        record.status === undefined ? [] : [{ connector, task, ...copy(record.status) }],
-      );
+    return this.#taskStatuses(connector);
   }
 
   async getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined> {
+    return this.#snapshot(connector);
+  }
+
+  async getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined> {
+    const snapshot = this.#snapshot(connector);
+    return snapshot === undefined
+      ? undefined
+      : { ...snapshot, sinkOffsets: sinkOffsetsOf(this.#db.peek(connector)) };
+  }
+
+  /** Synchronous, so it reads every part as of one moment. */
+  #snapshot(connector: string): ConnectorStatusSnapshot | undefined {
     const items = this.#db.peek(connector);
     if (items?.connector === undefined) return undefined;
     return {
       record: copy(items.connector),
       tasks: items.tasks === undefined ? { connector, version: 0, tasks: [] } : copy(items.tasks),
       status: items.status === undefined ? undefined : copy(items.status),
-      taskStatuses: await this.listTaskStatuses(connector),
+      taskStatuses: this.#taskStatuses(connector),
     };
+  }
+
+  #taskStatuses(connector: string): TaskStatus[] {
+    const records = this.#db.peek(connector)?.taskRecords ?? new Map();
+    return [...records.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([task, record]) =>
+        record.status === undefined ? [] : [{ connector, task, ...copy(record.status) }],
+      );
   }
 
   #stamp<S extends StatusUpdate>(status: S): Status<S['state']> {

@@ -3,9 +3,10 @@
  * exactly once per connector although the mapping delivers at least once.
  *
  * 1. Decode the event (esm-event.ts).
- * 2. Read the connector, its task configs, its sink offsets and its task statuses. A missing
- *    connector fails the invocation; a PAUSED or STOPPED one, or a partition no task owns yet,
- *    throws a RetriableError so the mapping redelivers later (records are never dropped).
+ * 2. Read the connector, its task configs, its sink offsets and its task statuses in one read
+ *    (`StatusStore.getSinkSnapshot`: one Query on DynamoDB). A missing connector fails the
+ *    invocation; a PAUSED or STOPPED one, or a partition no task owns yet, throws a
+ *    RetriableError so the mapping redelivers later (records are never dropped).
  * 3. Per task owning partitions of the batch, concurrently: refuse while the task is FAILED;
  *    otherwise, on the task instance this container keeps (started anew when the connector
  *    config or task generation changed), skip records at or below the stored sink offset and
@@ -64,13 +65,9 @@ export async function runSinkInvocation(
   const event = parseEsmEvent(invocation.event);
   const { connector } = invocation;
   if (event.recordCount === 0) return summarize(connector, []);
-  const [record, taskSet, sinkOffsets, statuses] = await Promise.all([
-    deps.store.configs.getConnector(connector),
-    deps.store.configs.getTaskConfigs(connector),
-    deps.store.offsets.getSinkOffsets(connector),
-    deps.store.status.listTaskStatuses(connector),
-  ]);
-  if (record === undefined) throw new ConnectorNotFoundError(connector);
+  const snapshot = await deps.store.status.getSinkSnapshot(connector);
+  if (snapshot === undefined) throw new ConnectorNotFoundError(connector);
+  const { record, tasks: taskSet, sinkOffsets, taskStatuses: statuses } = snapshot;
   if (record.targetState !== 'RUNNING') {
     throw new ConnectorNotRunningError(connector, record.targetState);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FencedError } from '../../../shared/connect/errors.js';
 import { EpochFencedError } from '../../../shared/ports/errors.js';
+import type { StateStore } from '../../../shared/ports/state-store.js';
 import { MAX_TRACE_LENGTH } from '../../../shared/ports/status-store.js';
 import { leasedTask, seedConnector, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
@@ -207,4 +208,100 @@ export function statusContract(factory: StateStoreFactory): void {
       expect(await store.status.getConnectorSnapshot('never')).toBeUndefined();
     });
   });
+
+  describe('sink snapshot', () => {
+    it('reads what the four reads of a sink invocation return, whatever else is stored', async () => {
+      // Prepare
+      const { store } = await factory();
+      await seedConnector(store, 'c', { tasks: 2 });
+      await store.status.putConnectorStatus('c', { state: 'RUNNING', workerId: 'enumerator' });
+      await store.status.putTaskStatus(
+        { connector: 'c', task: 1 },
+        { state: 'FAILED', workerId: 'fn-1', trace: 'Error: boom' },
+      );
+      await leasedTaskOf(store, 'c', 0);
+      for (let partition = 0; partition < 12; partition += 1) {
+        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, offset: 10 });
+      }
+      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, offset: 7 });
+      await store.configs.setTargetState('c', 'STOPPED');
+      await store.offsets.alterSinkOffsets('c', [
+        { topic: 'orders', partition: 3, offset: 2 },
+        { topic: 'orders', partition: 5, offset: null },
+        { topic: 'audit', partition: 1, offset: 0 },
+      ]);
+      await store.configs.setTargetState('c', 'RUNNING');
+      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, offset: 9 });
+      await store.topics.recordActiveTopic('c', 'orders');
+      await store.restarts.requestRestart('c', { includeTasks: true, onlyFailed: false });
+      // Act
+      const snapshot = await store.status.getSinkSnapshot('c');
+      // Assess
+      expect(snapshot).toEqual({
+        record: await store.configs.getConnector('c'),
+        tasks: await store.configs.getTaskConfigs('c'),
+        status: await store.status.getConnectorStatus('c'),
+        taskStatuses: await store.status.listTaskStatuses('c'),
+        sinkOffsets: await store.offsets.getSinkOffsets('c'),
+      });
+      expect(snapshot?.sinkOffsets.map((o) => `${o.topic}-${o.partition}@${o.offset}`)).toEqual([
+        'audit-0@9',
+        'audit-1@0',
+        ...[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11].map((p) => `orders-${p}@${p === 3 ? 2 : 10}`),
+      ]);
+      expect(snapshot?.record.targetState).toBe('RUNNING');
+      expect(snapshot?.taskStatuses.map((t) => [t.task, t.state])).toEqual([
+        [0, 'RUNNING'],
+        [1, 'FAILED'],
+      ]);
+      expect(snapshot?.tasks.tasks).toHaveLength(2);
+    });
+
+    it('reads no sink offsets once they were reset, and the rest as before', async () => {
+      // Prepare
+      const { store } = await factory();
+      await seedConnector(store, 'c', { target: 'STOPPED', tasks: 1 });
+      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, offset: 4 });
+      // Act
+      await store.offsets.resetSinkOffsets('c');
+      // Assess
+      expect(await store.status.getSinkSnapshot('c')).toEqual({
+        record: await store.configs.getConnector('c'),
+        tasks: await store.configs.getTaskConfigs('c'),
+        status: undefined,
+        taskStatuses: [],
+        sinkOffsets: [],
+      });
+    });
+
+    it('reads nothing for an unknown connector or one deleted with its offsets kept', async () => {
+      // Prepare
+      const { store } = await factory();
+      await seedConnector(store, 'c');
+      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, offset: 4 });
+      // Act
+      await store.configs.deleteConnector('c', { keepOffsets: true });
+      // Assess
+      expect(await store.offsets.getSinkOffsets('c')).toHaveLength(1);
+      expect(await store.status.getSinkSnapshot('c')).toBeUndefined();
+      expect(await store.status.getSinkSnapshot('never')).toBeUndefined();
+    });
+  });
+}
+
+/** Leases `task` of an existing connector and gives it a pending source offset. */
+async function leasedTaskOf(store: StateStore, connector: string, task: number): Promise<void> {
+  const lease = await store.leases.acquireLease({
+    connector,
+    task,
+    owner: `fn-${task}`,
+    generation: 1,
+    ttlMs: TTL_MS,
+  });
+  await store.status.putTaskStatus({ connector, task }, { state: 'RUNNING', workerId: 'w' }, lease);
+  await store.offsets.writePendingSourceOffsets(
+    { connector, task },
+    { seq: 1, offsets: [{ partition: { f: 'a' }, offset: { n: 1 }, at: 1 }], positions: [] },
+    lease,
+  );
 }

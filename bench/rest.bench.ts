@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startApiServer } from '../local/api-server.js';
@@ -14,9 +12,9 @@ import type { BenchServices } from './services.js';
 
 /**
  * `rest`: the REST API through the local HTTP server over the DynamoDB adapter on dynalite, at
- * 50 concurrent keep-alive clients. Dynalite runs in a child process (DynamoDB is remote in
- * AWS; in-process, its CPU would be charged to the API). Ours = `GET /connectors/{c}/status` (five reads) and
- * `POST /connectors` (validation + one conditional write); baseline = `GET /` on the same
+ * 50 concurrent keep-alive clients. Dynalite runs in a child process (see services.ts). Ours =
+ * `GET /connectors/{c}/status` (one Query) and `POST /connectors` (validation + one conditional
+ * write); baseline = `GET /` on the same
  * server (no store access: the HTTP, routing and JSON cost alone). Rounds alternate between
  * the three; prints requests/s with the ratio to the baseline, and p50/p99 latency (goal: p99
  * under 50 ms).
@@ -112,23 +110,9 @@ function summary(samples: readonly Sample[]) {
   };
 }
 
-/** Dynalite in a child process; resolves with its endpoint and a stop function. */
-async function childDynalite(): Promise<{ endpoint: string; stop: () => void }> {
-  const script =
-    "require('dynalite')({createTableMs:0}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-  return {
-    endpoint: `http://127.0.0.1:${chunk.toString('utf8').trim()}`,
-    stop: () => child.kill(),
-  };
-}
-
-export async function run(services?: BenchServices): Promise<void> {
-  // The in-process services are not used: see the module comment.
-  void services;
+export async function run(services: BenchServices): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const dynamo = await childDynalite();
+  const dynamo = await services.dynamo();
   try {
     const { endpoint } = dynamo;
     const client = new DynamoDBClient({
@@ -221,6 +205,5 @@ export async function run(services?: BenchServices): Promise<void> {
     }
   } finally {
     agent.destroy();
-    dynamo.stop();
   }
 }

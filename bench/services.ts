@@ -1,28 +1,67 @@
-import { type RunningDynamo, startDynalite } from '../local/services/dynalite.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { ensureKafkaBroker, type KafkaBrokerHandle } from '../local/services/kafka-broker.js';
-import { type RunningS3, startS3rver } from '../local/services/s3rver.js';
+
+/** A service running in a child process (see service-process.ts). */
+export interface ChildService {
+  /** `http://127.0.0.1:<port>`. */
+  readonly endpoint: string;
+  close(): Promise<void>;
+}
+
+const serviceProcess = fileURLToPath(new URL('./service-process.ts', import.meta.url));
+
+/** Starts `kind` in a child process of the same Node and loader (tsx) as this one. */
+export async function startChildService(kind: 'dynalite' | 's3rver'): Promise<ChildService> {
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, serviceProcess, kind], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const stdout = child.stdout;
+  if (stdout === null) throw new Error(`${kind}: no standard output`);
+  let line = '';
+  for await (const chunk of stdout) {
+    line += String(chunk);
+    if (line.includes('\n')) break;
+  }
+  const endpoint = line.trim();
+  if (!endpoint.startsWith('http://')) {
+    child.kill();
+    throw new Error(`${kind} did not start (printed ${JSON.stringify(line)})`);
+  }
+  return {
+    endpoint,
+    close: async () => {
+      child.stdin?.end();
+      await exited;
+    },
+  };
+}
 
 /**
- * The services a benchmark needs, started on first use exactly as the integration tests start
- * them (KAFKA_BROKERS, or the pinned local broker), and stopped by `close()`.
+ * The services a benchmark needs, started on first use: Kafka exactly as the integration tests
+ * start it (KAFKA_BROKERS, or the pinned local broker); dynalite and s3rver each in a process of
+ * its own (DynamoDB and S3 are remote in AWS: in-process, their CPU would be charged to the code
+ * measured and to its baseline). Stopped by `close()`.
  */
 export class BenchServices {
   #kafka: Promise<KafkaBrokerHandle> | undefined;
-  #dynamo: Promise<RunningDynamo> | undefined;
-  #s3: Promise<RunningS3> | undefined;
+  #dynamo: Promise<ChildService> | undefined;
+  #s3: Promise<ChildService> | undefined;
 
   kafka(): Promise<KafkaBrokerHandle> {
     this.#kafka ??= ensureKafkaBroker();
     return this.#kafka;
   }
 
-  dynamo(): Promise<RunningDynamo> {
-    this.#dynamo ??= startDynalite();
+  dynamo(): Promise<ChildService> {
+    this.#dynamo ??= startChildService('dynalite');
     return this.#dynamo;
   }
 
-  s3(): Promise<RunningS3> {
-    this.#s3 ??= startS3rver();
+  s3(): Promise<ChildService> {
+    this.#s3 ??= startChildService('s3rver');
     return this.#s3;
   }
 

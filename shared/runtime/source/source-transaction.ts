@@ -176,22 +176,9 @@ export class SourceTransaction {
       if (record.sourcePartition === null) continue;
       advanced.push({ partition: record.sourcePartition, offset: record.sourceOffset });
     }
-    // The marker does not depend on the records: it travels while they are produced.
-    const marker = this.tx.sendOffsets(scope.markerGroup, [
-      { topic: scope.offsetsTopic, partition: 0, offset: seq },
-    ]);
-    // Its failure is seen where it is awaited below; until then it is not an unhandled one.
-    marker.catch(() => undefined);
-    let offsetPositions: TopicPartitionOffset[];
-    try {
-      offsetPositions = await this.#flush(
-        advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
-      );
-    } catch (error) {
-      // Nothing may still be in flight on the transaction when the caller aborts it.
-      await marker.catch(() => undefined);
-      throw error;
-    }
+    const offsetPositions = await this.#flush(
+      advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
+    );
     const probe = offsetPositions[0] ?? this.#firstPosition;
     // Each advanced entry is stamped, so a partition that moved between tasks resolves to the
     // entry advanced last (see SourceTaskContextImpl).
@@ -202,7 +189,9 @@ export class SourceTransaction {
     );
     // The marker and `pending` are independent; both must be in place before the commit.
     await Promise.all([
-      marker,
+      this.tx.sendOffsets(scope.markerGroup, [
+        { topic: scope.offsetsTopic, partition: 0, offset: seq },
+      ]),
       beforePending().then(() =>
         scope.offsets.writePendingSourceOffsets(
           scope.ref,

@@ -132,13 +132,13 @@ describe('SourceCommitter', () => {
     await committer.settle();
 
     expect(beforeRelease).toEqual([
-      'marker 1', // the marker travels while the records are produced
       'send 2', // record 1 and its offset record
+      'marker 1',
       'pending 1',
       'commit',
       'promote 1',
-      'marker 2',
       'send 2',
+      'marker 2',
     ]);
     expect(log.slice(beforeRelease.length)).toEqual([
       'promoted 1',

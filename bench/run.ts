@@ -40,7 +40,7 @@ async function main(): Promise<number> {
         await module.run(services);
       } catch (error) {
         failures += 1;
-        console.error(`${name}: failed: ${error instanceof Error ? error.stack : String(error)}`);
+        console.error(`${name}: failed:`, error);
       }
     }
   } finally {

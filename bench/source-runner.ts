@@ -105,6 +105,10 @@ function timedStore(store: StateStore, timings: Timings): StateStore {
         time(timings, 'dynamodb pending', () => offsets.writePendingSourceOffsets(r, p, f)),
       promotePendingSourceOffsets: (r, s, f) =>
         time(timings, 'dynamodb promote', () => offsets.promotePendingSourceOffsets(r, s, f)),
+      promoteAndWritePendingSourceOffsets: (r, s, p, f) =>
+        time(timings, 'dynamodb promote+pending', () =>
+          offsets.promoteAndWritePendingSourceOffsets(r, s, p, f),
+        ),
       discardPendingSourceOffsets: (r, s, f) => offsets.discardPendingSourceOffsets(r, s, f),
       commitSinkOffset: (c, o) => offsets.commitSinkOffset(c, o),
       getSinkOffsets: (c) => offsets.getSinkOffsets(c),
@@ -306,7 +310,9 @@ export async function runSourceBench(
           deadline: Date.now() + 120_000,
         },
       );
-      if (result.outcome !== 'completed') throw new Error(`invocation ended ${result.outcome}`);
+      if (result.outcome !== 'completed') {
+        throw new Error(`invocation ended ${result.outcome}`, { cause: result.error });
+      }
       return result.records;
     };
     await compareThroughput({ name, unit: 'records', ours, baseline: () => bareRound(values) });

@@ -82,7 +82,9 @@ export interface SinkOffsetAlteration {
  * - `promotePendingSourceOffsets(seq)` moves pending to committed after the Kafka commit, only
  *   when pending exists with that seq and `pending.seq > committed.seq` (else
  *   `NoPendingOffsetsError`). `discardPendingSourceOffsets(seq)` drops it after an abort.
- * - Together a healthy transaction costs two single-item writes.
+ * - Together a healthy transaction costs two single-item writes; one when the promotion of a
+ *   transaction and the pending entry of the next go together
+ *   (`promoteAndWritePendingSourceOffsets`).
  *
  * Contract (source, REST alterations; KIP-875):
  * - `alterSourceOffsets` and `resetSourceOffsets` never write a task's entry: they write the
@@ -131,6 +133,21 @@ export interface OffsetStore {
   promotePendingSourceOffsets(
     ref: TaskRef,
     seq: number,
+    fence: Fence,
+  ): Promise<CommittedSourceOffsets>;
+
+  /**
+   * `promotePendingSourceOffsets(ref, promoteSeq)` then `writePendingSourceOffsets(ref,
+   * pending)` as one atomic write: a task that commits one transaction after another promotes
+   * transaction N with the pending entry of N+1, so a healthy transaction costs one write.
+   * Changes nothing when it throws.
+   * @throws EpochFencedError, NoPendingOffsetsError (as promote), StaleVersionError when
+   *   `pending.seq` is not above `promoteSeq`
+   */
+  promoteAndWritePendingSourceOffsets(
+    ref: TaskRef,
+    promoteSeq: number,
+    pending: PendingSourceOffsets,
     fence: Fence,
   ): Promise<CommittedSourceOffsets>;
 

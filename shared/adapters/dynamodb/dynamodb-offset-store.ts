@@ -31,7 +31,7 @@ import {
   versionAttr,
 } from './codec.js';
 import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
-import type { DynamoTable } from './table.js';
+import type { DynamoTable, WriteResult } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
@@ -126,6 +126,11 @@ export class DynamoDbOffsetStore implements OffsetStore {
       const committed = decodeTaskItem(ref.connector, result.item).committed;
       if (committed !== undefined) return committed;
     }
+    this.#refusedPromotion(ref, seq, fence, result);
+  }
+
+  /** Why a promotion of `seq` was refused: EpochFencedError or NoPendingOffsetsError. */
+  #refusedPromotion(ref: TaskRef, seq: number, fence: Fence, result: WriteResult): never {
     const old =
       result.ok || result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
     if (!result.ok && !holdsFence(old, fence)) fenced(ref, fence, result);
@@ -136,6 +141,38 @@ export class DynamoDbOffsetStore implements OffsetStore {
           ? `pending is seq ${old.pending.seq}`
           : `committed is already at seq ${old.committed?.seq ?? 0}`;
     throw new NoPendingOffsetsError(ref.connector, ref.task, seq, detail);
+  }
+
+  async promoteAndWritePendingSourceOffsets(
+    ref: TaskRef,
+    promoteSeq: number,
+    pending: PendingSourceOffsets,
+    fence: Fence,
+  ): Promise<CommittedSourceOffsets> {
+    const what = `source offsets of ${ref.connector}-${ref.task}`;
+    if (pending.seq <= promoteSeq) throw new StaleVersionError(what, pending.seq - 1, promoteSeq);
+    // Every operand is read from the item as it was before the update.
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets}, #${ATTR.pendingSeq} = :next, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
+        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
+        values: {
+          ...fenceValues(fence),
+          ':seq': num(promoteSeq),
+          ':next': num(pending.seq),
+          ':offsets': jsonAttr(pending.offsets),
+          ':positions': jsonAttr(pending.positions),
+          ':v': versionAttr(),
+        },
+      },
+      `promote and write the pending source offsets of ${ref.connector}-${ref.task}`,
+    );
+    if (result.ok) {
+      const committed = decodeTaskItem(ref.connector, result.item).committed;
+      if (committed !== undefined) return committed;
+    }
+    this.#refusedPromotion(ref, promoteSeq, fence, result);
   }
 
   async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {

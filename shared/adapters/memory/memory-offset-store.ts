@@ -79,6 +79,10 @@ export class MemoryOffsetStore implements OffsetStore {
     seq: number,
     fence: Fence,
   ): Promise<CommittedSourceOffsets> {
+    return this.#promote(ref, seq, fence);
+  }
+
+  #promote(ref: TaskRef, seq: number, fence: Fence): CommittedSourceOffsets {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
     assertFence(record, ref.connector, ref.task, fence);
     const { pending, committed } = record;
@@ -104,6 +108,26 @@ export class MemoryOffsetStore implements OffsetStore {
     record.committed = { seq: pending.seq, offsets: pending.offsets };
     delete record.pending;
     return copy(record.committed);
+  }
+
+  async promoteAndWritePendingSourceOffsets(
+    ref: TaskRef,
+    promoteSeq: number,
+    pending: PendingSourceOffsets,
+    fence: Fence,
+  ): Promise<CommittedSourceOffsets> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    assertFence(record, ref.connector, ref.task, fence);
+    if (pending.seq <= promoteSeq) {
+      throw new StaleVersionError(
+        `source offsets of ${ref.connector}-${ref.task}`,
+        pending.seq - 1,
+        promoteSeq,
+      );
+    }
+    const committed = this.#promote(ref, promoteSeq, fence);
+    record.pending = copy(pending);
+    return committed;
   }
 
   async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {

@@ -24,10 +24,10 @@ export interface SourceCommitterOptions {
 }
 
 /**
- * The task's transactions, one after another (docs/exactly-once-source.md, step 5). The
- * promotion of a committed transaction runs while the next one is filled and sent: the next
- * transaction's `pending` is written only once the promotion resolved (`settle`), since a
- * pending entry replaces the one before it.
+ * The task's transactions, one after another (docs/exactly-once-source.md, step 5). A committed
+ * transaction's pending offsets are promoted by the next transaction's pending write (one store
+ * write per transaction), or by `settle` when no transaction follows; its records go to
+ * `commitRecord` once it is promoted.
  */
 export class SourceCommitter {
   #open: SourceTransaction | undefined;
@@ -35,7 +35,8 @@ export class SourceCommitter {
   /** The transaction being committed (aborted if the commit fails before its outcome is known). */
   #committing: SourceTransaction | undefined;
   #committed: CommittedSourceOffsets;
-  #promoting: CommittedTransaction | undefined;
+  /** Committed in Kafka, its pending offsets not promoted yet. */
+  #unpromoted: CommittedTransaction | undefined;
   #transactions = 0;
   readonly #commitMs: number[] = [];
 
@@ -43,7 +44,7 @@ export class SourceCommitter {
     this.#committed = options.committed;
   }
 
-  /** The offsets of the last transaction committed in Kafka (its promotion may still run). */
+  /** The offsets of the last transaction committed in Kafka (perhaps not promoted yet). */
   get committed(): CommittedSourceOffsets {
     return this.#committed;
   }
@@ -85,7 +86,10 @@ export class SourceCommitter {
     await (await this.open()).send(polled, produced, deadLetters);
   }
 
-  /** Commits the open transaction, if any, and starts its promotion. */
+  /**
+   * Commits the open transaction, if any, promoting the one before it in the same store write;
+   * then reports the records of the one before it.
+   */
   async commit(): Promise<void> {
     const open = this.#open;
     if (open === undefined) return;
@@ -97,41 +101,57 @@ export class SourceCommitter {
     const now = this.options.scope.now;
     const started = now();
     this.#committing = open;
-    const done = await open.commit(() => this.settle());
+    const previous = this.#unpromoted;
+    let done: CommittedTransaction;
+    try {
+      done = await open.commit(previous, () => {
+        this.#unpromoted = undefined;
+      });
+    } catch (error) {
+      if (previous !== undefined && this.#unpromoted === undefined) {
+        await this.#report(previous).catch(() => undefined);
+      }
+      throw error;
+    }
     this.#committing = undefined;
     this.#commitMs.push(now() - started);
     this.#transactions += 1;
     this.#committed = done.committed;
-    this.#promoting = done;
+    this.#unpromoted = done;
+    if (previous !== undefined) await this.#report(previous);
   }
 
   /**
-   * Waits for the last commit's promotion (rejecting with its failure), then reports its
-   * records to `commitRecord`.
+   * Promotes the last committed transaction if no later one did (then the `after-promote`
+   * checkpoint), and reports its records to `commitRecord`.
    */
   async settle(): Promise<void> {
-    const promoting = this.#promoting;
-    if (promoting === undefined) return;
-    this.#promoting = undefined;
-    await promoting.promoted;
+    const unpromoted = this.#unpromoted;
+    if (unpromoted === undefined) return;
+    const { scope } = this.options;
+    await scope.offsets.promotePendingSourceOffsets(
+      scope.ref,
+      unpromoted.committed.seq,
+      scope.fence,
+    );
+    this.#unpromoted = undefined;
+    await scope.checkpoint('after-promote');
+    await this.#report(unpromoted);
+  }
+
+  async #report(transaction: CommittedTransaction): Promise<void> {
     const { commitRecord } = this.options;
     if (commitRecord === undefined) return;
-    for (const { record, metadata } of promoting.acknowledged()) {
+    for (const { record, metadata } of transaction.acknowledged()) {
       await commitRecord(record, metadata);
     }
   }
 
-  /**
-   * After a failure: the transaction that is open or was being committed (the caller aborts it
-   * or drops the producer), after letting an in-flight promotion finish either way.
-   */
-  async unwind(): Promise<SourceTransaction | undefined> {
+  /** After a failure: the transaction that is open or was being committed (the caller aborts it or drops the producer). */
+  unwind(): SourceTransaction | undefined {
     const open = this.#committing ?? this.#open;
     this.#committing = undefined;
     this.#open = undefined;
-    const promoting = this.#promoting;
-    this.#promoting = undefined;
-    await promoting?.promoted.catch(() => undefined);
     return open;
   }
 }

@@ -322,7 +322,7 @@ class SourceSession {
   async #fail(error: unknown): Promise<SourceRunResult> {
     if (error instanceof AbandonedInvocation) throw error;
     const err = error instanceof Error ? error : new Error(String(error));
-    const open = await this.#committer?.unwind();
+    const open = this.#committer?.unwind();
     if (error instanceof FencedError) {
       // A newer invocation or producer owns the task: touch nothing it owns.
       await this.deps.producers.discard(this.#transactionalId);
@@ -339,6 +339,8 @@ class SourceSession {
       this.#metrics.aborted += 1;
       await open.abort().catch(() => this.deps.producers.discard(this.#transactionalId));
     }
+    // The last transaction committed in Kafka (if no later one promoted it); else recovery does.
+    await this.#committer?.settle().catch(() => undefined);
     await this.#stopTask().catch(() => undefined);
     if (isRetriable(error)) {
       await this.#release().catch(() => undefined);

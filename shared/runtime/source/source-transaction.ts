@@ -28,15 +28,13 @@ export interface TransactionScope {
   readonly now: () => number;
 }
 
-/** A committed transaction: what the store holds once `promoted` resolves, and its records. */
+/**
+ * A transaction committed in Kafka whose pending offsets are not promoted yet: the next
+ * transaction's pending write promotes them, or a promotion of their own does.
+ */
 export interface CommittedTransaction {
   /** The offsets the promotion makes committed (the next transaction builds on them). */
   readonly committed: CommittedSourceOffsets;
-  /**
-   * The promotion of this transaction's pending offsets (then the `after-promote` checkpoint).
-   * It must have resolved before the next transaction writes its pending offsets.
-   */
-  readonly promoted: Promise<CommittedSourceOffsets>;
   /** Each polled record with where it landed (`null` when it produced nothing). */
   acknowledged(): { record: SourceRecord; metadata: RecordMetadata | null }[];
 }
@@ -165,10 +163,14 @@ export class SourceTransaction {
   }
 
   /**
-   * Writes the offset records and the marker, records `pending` (after `beforePending`, which
-   * settles the previous transaction's promotion), commits, and starts the promotion.
+   * Writes the offset records and the marker, records `pending` (in the same store write,
+   * promotes `previous`, the transaction committed before this one, if it is still pending, then
+   * calls `onPromoted`), and commits. Its own promotion is left to the caller.
    */
-  async commit(beforePending: () => Promise<void>): Promise<CommittedTransaction> {
+  async commit(
+    previous: CommittedTransaction | undefined,
+    onPromoted: () => void,
+  ): Promise<CommittedTransaction> {
     const { scope } = this;
     const seq = this.committed.seq + 1;
     const advanced: SourcePartitionOffset[] = [];
@@ -187,46 +189,37 @@ export class SourceTransaction {
       this.committed.offsets,
       advanced.map((entry) => ({ ...entry, at })),
     );
+    const positions =
+      probe === undefined
+        ? []
+        : [{ topic: probe.topic, partition: probe.partition, offset: String(probe.offset) }];
+    const pending = { seq, offsets, positions };
+    const writePending = async (): Promise<void> => {
+      if (previous === undefined) {
+        await scope.offsets.writePendingSourceOffsets(scope.ref, pending, scope.fence);
+        return;
+      }
+      const { ref, fence } = scope;
+      await scope.offsets.promoteAndWritePendingSourceOffsets(
+        ref,
+        previous.committed.seq,
+        pending,
+        fence,
+      );
+      onPromoted();
+    };
     // The marker and `pending` are independent; both must be in place before the commit.
     await Promise.all([
       this.tx.sendOffsets(scope.markerGroup, [
         { topic: scope.offsetsTopic, partition: 0, offset: seq },
       ]),
-      beforePending().then(() =>
-        scope.offsets.writePendingSourceOffsets(
-          scope.ref,
-          {
-            seq,
-            offsets,
-            positions:
-              probe === undefined
-                ? []
-                : [
-                    {
-                      topic: probe.topic,
-                      partition: probe.partition,
-                      offset: String(probe.offset),
-                    },
-                  ],
-          },
-          scope.fence,
-        ),
-      ),
+      writePending(),
     ]);
     await scope.checkpoint('after-pending');
     await this.tx.commit();
     await scope.checkpoint('after-commit');
-    const promoted = scope.offsets
-      .promotePendingSourceOffsets(scope.ref, seq, scope.fence)
-      .then(async (committed) => {
-        await scope.checkpoint('after-promote');
-        return committed;
-      });
-    // Whoever settles the promotion sees its failure; until then it is not an unhandled one.
-    promoted.catch(() => undefined);
     return {
       committed: { seq, offsets },
-      promoted,
       acknowledged: () =>
         this.#records.map((record, i) => {
           const position = this.#positions[i];

@@ -105,6 +105,59 @@ export function offsetContract(factory: StateStoreFactory): void {
       expect(await store.offsets.getSourceOffsets(ref)).toEqual({ ...ref, pending: pending(2) });
     });
 
+    it('promotes one transaction and records the next one pending in a single write', async () => {
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c');
+      await store.offsets.writePendingSourceOffsets(ref, pending(1), lease);
+
+      const committed = await store.offsets.promoteAndWritePendingSourceOffsets(
+        ref,
+        1,
+        pending(2),
+        lease,
+      );
+
+      expect(committed).toEqual({ seq: 1, offsets: pending(1).offsets });
+      expect(await store.offsets.getSourceOffsets(ref)).toEqual({
+        ...ref,
+        committed,
+        pending: pending(2),
+      });
+    });
+
+    it('changes nothing when the combined write names another pending transaction, is not ahead of it, or is fenced', async () => {
+      const { store, clock } = await factory();
+      const zombie = await leasedTask(store, 'c', 'zombie');
+      await store.offsets.writePendingSourceOffsets(ref, pending(2), zombie);
+      const before = await store.offsets.getSourceOffsets(ref);
+
+      const wrongSeq = store.offsets.promoteAndWritePendingSourceOffsets(
+        ref,
+        1,
+        pending(3),
+        zombie,
+      );
+      await expect(wrongSeq).rejects.toBeInstanceOf(NoPendingOffsetsError);
+      const notAhead = store.offsets.promoteAndWritePendingSourceOffsets(
+        ref,
+        2,
+        pending(2),
+        zombie,
+      );
+      await expect(notAhead).rejects.toBeInstanceOf(StaleVersionError);
+      clock.advance(TTL_MS);
+      await store.leases.acquireLease({ ...ref, owner: 'current', generation: 1, ttlMs: TTL_MS });
+      const fencedWrite = store.offsets.promoteAndWritePendingSourceOffsets(
+        ref,
+        2,
+        pending(3),
+        zombie,
+      );
+      await expect(fencedWrite).rejects.toBeInstanceOf(EpochFencedError);
+
+      expect(await store.offsets.getSourceOffsets(ref)).toEqual(before);
+    });
+
     it('discards a pending transaction after an abort, leaving committed as it was', async () => {
       const { store } = await factory();
       const lease = await leasedTask(store, 'c');

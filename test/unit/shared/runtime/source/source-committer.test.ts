@@ -72,6 +72,12 @@ async function setup() {
     log.push(`pending ${pending.seq}`);
     await real.writePendingSourceOffsets(ref, pending, fence);
   };
+  offsets.promoteAndWritePendingSourceOffsets = async (ref, seq, pending, fence) => {
+    log.push(`promote ${seq} + pending ${pending.seq}`);
+    await hold;
+    if (failPromotion !== undefined) throw failPromotion;
+    return real.promoteAndWritePendingSourceOffsets(ref, seq, pending, fence);
+  };
   offsets.promotePendingSourceOffsets = async (ref, seq, fence) => {
     log.push(`promote ${seq}`);
     await hold;
@@ -116,39 +122,31 @@ async function setup() {
 }
 
 describe('SourceCommitter', () => {
-  it('promotes a transaction while the next one is sent, and writes its pending only after', async () => {
-    const { committer, log, holdPromotions, store } = await setup();
-    let release: () => void = () => {};
-    holdPromotions(new Promise<void>((resolve) => (release = resolve)));
+  it("promotes each transaction in the next one's pending write, and the last one on settle", async () => {
+    const { committer, log, store } = await setup();
 
     await committer.send([record(1)], [outgoing(1)], []);
     await committer.commit();
+    const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     await committer.send([record(2)], [outgoing(2)], []);
-    const second = committer.commit();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const beforeRelease = [...log];
-    release();
-    await second;
+    await committer.commit();
+    const beforeSettle = [...log];
     await committer.settle();
 
-    expect(beforeRelease).toEqual([
+    expect(afterFirst.committed).toBeUndefined(); // committed in Kafka, pending in the store
+    expect(afterFirst.pending?.seq).toBe(1);
+    expect(beforeSettle).toEqual([
       'send 2', // record 1 and its offset record
       'marker 1',
       'pending 1',
       'commit',
-      'promote 1',
       'send 2',
       'marker 2',
-    ]);
-    expect(log.slice(beforeRelease.length)).toEqual([
-      'promoted 1',
-      'commitRecord 1',
-      'pending 2',
+      'promote 1 + pending 2', // one store write for the second transaction
       'commit',
-      'promote 2',
-      'promoted 2',
-      'commitRecord 2',
+      'commitRecord 1',
     ]);
+    expect(log.slice(beforeSettle.length)).toEqual(['promote 2', 'promoted 2', 'commitRecord 2']);
     const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     expect(stored.committed).toEqual({
       seq: 2,
@@ -174,19 +172,22 @@ describe('SourceCommitter', () => {
     ]);
   });
 
-  it('writes no pending offsets over a promotion that failed, and hands back the transaction', async () => {
-    const { committer, log, failPromotions } = await setup();
-    failPromotions(new Error('store unavailable'));
-
+  it('leaves the store as it was when the combined write fails, and hands back the transaction', async () => {
+    const { committer, log, failPromotions, store } = await setup();
     await committer.send([record(1)], [outgoing(1)], []);
     await committer.commit();
+    failPromotions(new Error('store unavailable'));
+
     await committer.send([record(2)], [outgoing(2)], []);
     const failed = committer.commit().catch((error: unknown) => error);
 
     expect(await failed).toEqual(new Error('store unavailable'));
-    expect(log).not.toContain('pending 2');
-    expect(await committer.unwind()).toBeDefined();
-    expect(await committer.unwind()).toBeUndefined();
+    expect(log).not.toContain('commitRecord 1');
+    expect(log.filter((line) => line === 'commit')).toHaveLength(1);
+    const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    expect(stored.pending?.seq).toBe(1);
+    expect(committer.unwind()).toBeDefined();
+    expect(committer.unwind()).toBeUndefined();
   });
 
   it('aborts a transaction that changed nothing and keeps the committed offsets', async () => {

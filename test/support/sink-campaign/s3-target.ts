@@ -1,10 +1,10 @@
 /**
- * The S3 sink under test, on s3rver. s3rver gives neither guarantee the sink relies on against
- * racing writers and AWS S3 gives: it ignores `If-Match` / `If-None-Match` on writes, and its
- * store is not atomic (a read racing a write can return the new ETag and metadata with a body
- * still being written, seen here as lost records). So the sink's client is wrapped to give S3's
- * semantics in-process: reads and writes of a key are serialised, a read is retried until its
- * body matches its ETag, and write preconditions are checked against the current ETag.
+ * The S3 sink under test, on s3rver. Our patched s3rver honours `If-Match` / `If-None-Match`
+ * on writes (patches/s3rver+3.7.1.patch), but its store is not atomic for readers: a read
+ * racing a write can return the new ETag and metadata with a body still being written, seen
+ * here as lost records. So the sink's client is wrapped to give S3's semantics in-process:
+ * reads and writes of a key are serialised, a read is retried until its body matches its ETag,
+ * and write preconditions are also checked against the current ETag.
  */
 import { createHash } from 'node:crypto';
 import {

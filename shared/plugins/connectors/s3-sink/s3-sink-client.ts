@@ -52,8 +52,9 @@ export interface UploadedPart {
 
 /**
  * The S3 operations of the sink. Every failure rejects with a {@link ConnectError}: a
- * `RetriableError` for throttling, 5xx, network failures and failed preconditions (another
- * writer changed the object: the batch is retried and re-reads it), a non-retriable
+ * `RetriableError` for throttling, 5xx and network failures, a
+ * {@link PreconditionFailedError} (also retriable) when a write's {@link WriteCondition} did not
+ * hold (another writer created, changed or deleted the object), a non-retriable
  * `ConnectError` for the rest (access denied, no such bucket).
  */
 export interface S3SinkClient {
@@ -85,33 +86,75 @@ export interface S3SinkClient {
   destroy(): void;
 }
 
-/** S3 error names that mean "another writer got there first": retry after re-reading. */
-const PRECONDITION_ERRORS = new Set([
-  'PreconditionFailed',
-  'ConditionalRequestConflict',
-  'NoSuchUpload',
-]);
-
 /**
- * `error` as a {@link ConnectError}, like the S3 source's mapping (throttling, 5xx and network
- * failures retriable; other 4xx not), except that failed preconditions (412, 409
- * ConditionalRequestConflict) and a vanished upload are retriable too.
+ * A conditional write did not hold: the object exists (`create`), changed or vanished
+ * (`replace`), or another conditional write on the key was in progress (S3's 409
+ * ConditionalRequestConflict). Retriable: re-read the object and write again. The S3 sink
+ * tells it apart from other failures to fall back from an optimistic create to an append.
  */
-export function toSinkError(error: unknown, what: string): ConnectError {
-  if (error instanceof ConnectError) return error;
+export class PreconditionFailedError extends RetriableError {
+  /** S3's error code: `PreconditionFailed`, `ConditionalRequestConflict` or `NoSuchKey`. */
+  readonly s3Code: string;
+
+  constructor(message: string, s3Code: string, options: { readonly cause?: unknown } = {}) {
+    super(message, options);
+    this.s3Code = s3Code;
+  }
+}
+
+/** The name and HTTP status of an AWS SDK error (or of anything shaped like one). */
+function describe(error: unknown): { name: string; message: string; status: unknown } {
   const e = (typeof error === 'object' && error !== null ? error : {}) as {
     name?: unknown;
     message?: unknown;
     $metadata?: { httpStatusCode?: unknown };
   };
-  const status = e.$metadata?.httpStatusCode;
-  if ((typeof e.name === 'string' && PRECONDITION_ERRORS.has(e.name)) || status === 412) {
+  return {
+    name: typeof e.name === 'string' ? e.name : 'Error',
+    message: String(e.message),
+    status: e.$metadata?.httpStatusCode,
+  };
+}
+
+/**
+ * `error` as a {@link ConnectError}, like the S3 source's mapping (throttling, 5xx and network
+ * failures retriable; other 4xx not), except that failed preconditions (412
+ * PreconditionFailed, 409 ConditionalRequestConflict) become a {@link PreconditionFailedError}
+ * and a vanished multipart upload (NoSuchUpload) a RetriableError.
+ */
+export function toSinkError(error: unknown, what: string): ConnectError {
+  if (error instanceof ConnectError) return error;
+  const { name, message, status } = describe(error);
+  if (name === 'PreconditionFailed' || name === 'ConditionalRequestConflict' || status === 412) {
+    return new PreconditionFailedError(
+      `${what} failed: ${name}: the object changed concurrently (${message}); the batch will be retried`,
+      status === 412 ? 'PreconditionFailed' : name,
+      { cause: error },
+    );
+  }
+  if (name === 'NoSuchUpload') {
     return new RetriableError(
-      `${what} failed: ${String(e.name)}: the object changed concurrently (${String(e.message)}); the batch will be retried`,
+      `${what} failed: ${name}: the multipart upload vanished (${message}); the batch will be retried`,
       { cause: error },
     );
   }
   return toConnectError(error, what);
+}
+
+/**
+ * {@link toSinkError} for a write under `condition`: S3 answers an `If-Match` on a key that no
+ * longer exists with 404 NoSuchKey, which is a lost race too.
+ */
+function toWriteError(error: unknown, what: string, condition: WriteCondition): ConnectError {
+  const { name, message } = describe(error);
+  if (condition.kind === 'replace' && name === 'NoSuchKey') {
+    return new PreconditionFailedError(
+      `${what} failed: ${name}: the object was deleted concurrently (${message}); the batch will be retried`,
+      'NoSuchKey',
+      { cause: error },
+    );
+  }
+  return toSinkError(error, what);
 }
 
 function conditionHeaders(condition: WriteCondition): { IfMatch?: string; IfNoneMatch?: string } {
@@ -156,7 +199,7 @@ export function sdkS3SinkClient(client: S3Client): S3SinkClient {
           }),
         );
       } catch (error) {
-        throw toSinkError(error, `Writing ${where(target.bucket, target.key)}`);
+        throw toWriteError(error, `Writing ${where(target.bucket, target.key)}`, condition);
       }
     },
     async createMultipartUpload(target) {
@@ -225,7 +268,7 @@ export function sdkS3SinkClient(client: S3Client): S3SinkClient {
           }),
         );
       } catch (error) {
-        throw toSinkError(error, `Completing the upload of ${where(bucket, key)}`);
+        throw toWriteError(error, `Completing the upload of ${where(bucket, key)}`, condition);
       }
     },
     async abortMultipartUpload(bucket, key, uploadId) {

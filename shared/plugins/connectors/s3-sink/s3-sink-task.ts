@@ -13,6 +13,7 @@ import {
 import { SinkTask, type TopicPartitionOffsets } from '../../../connect/sink.js';
 import { bucketStart, objectKey } from './object-naming.js';
 import {
+  KnownObjects,
   type ObjectWriterSettings,
   type PendingEntry,
   type WriteOutcome,
@@ -108,8 +109,10 @@ async function forEachLimited<T>(
  *   `context.errantRecordReporter`, or fails the batch when there is none. Nothing is written
  *   yet, and nothing is kept beyond the batch: records at or below an offset already buffered
  *   for their partition replace the buffered tail (a redelivery into a warm task).
- * - `preCommit` writes every object the batch touched (read its `last-offset`, append the
- *   records above it, write it back; see `object-writer.ts`), then returns `currentOffsets`;
+ * - `preCommit` writes every object the batch touched (with conditional writes, a key this
+ *   task has not seen exist is created straight away under `If-None-Match: *`; otherwise, or
+ *   when it exists, read its `last-offset`, append the records above it, write it back; see
+ *   `object-writer.ts`), then returns `currentOffsets`;
  *   it throws instead when any write failed (RetriableError for throttling, 5xx, network and
  *   lost races; ConnectError for access denied or a missing bucket), so offsets are returned
  *   only for data durably written. The buffered records stay until a preCommit succeeds, so
@@ -131,6 +134,8 @@ export class S3SinkTask extends SinkTask {
   readonly #pending = new Map<string, Map<string, PendingBuild>>();
   /** The last offset buffered per source partition key. */
   readonly #lastOffsets = new Map<string, number>();
+  /** Keys this task instance created or read as existing (read before writing). */
+  #known = new KnownObjects();
 
   constructor(deps: S3SinkDeps) {
     super();
@@ -149,6 +154,7 @@ export class S3SinkTask extends SinkTask {
     const client = (this.#deps.createClient ?? createS3SinkClient)(config);
     this.#running?.client.destroy();
     this.#clear();
+    this.#known = new KnownObjects();
     this.#running = {
       config,
       context,
@@ -212,7 +218,8 @@ export class S3SinkTask extends SinkTask {
     await forEachLimited(
       objects,
       this.#deps.writeConcurrency ?? 4,
-      (pending): Promise<WriteOutcome> => writeObject(running.client, running.settings, pending),
+      (pending): Promise<WriteOutcome> =>
+        writeObject(running.client, running.settings, pending, this.#known),
     );
     this.#clear();
   }

@@ -76,7 +76,8 @@ export function sdkError(name: string, status: number, fault: 'client' | 'server
 export class FakeS3Sink implements S3SinkClient {
   readonly objects = new Map<string, FakeObject>();
   readonly uploads = new Map<string, Upload>();
-  readonly calls: { kind: CallKind; key: string }[] = [];
+  /** Every call in order, with the condition of puts and completions. */
+  readonly calls: { kind: CallKind; key: string; condition?: WriteCondition }[] = [];
   destroyed = false;
   /** Mutating calls (put, create, part, complete) so far. */
   mutations = 0;
@@ -106,8 +107,8 @@ export class FakeS3Sink implements S3SinkClient {
     });
   }
 
-  #record(kind: CallKind, key: string): void {
-    this.calls.push({ kind, key });
+  #record(kind: CallKind, key: string, condition?: WriteCondition): void {
+    this.calls.push(condition === undefined ? { kind, key } : { kind, key, condition });
     const failure = this.failures.get(kind)?.shift();
     if (failure !== undefined) throw toSinkError(failure, `${kind} ${key}`);
     if (kind === 'get' || kind === 'abort') return;
@@ -151,7 +152,7 @@ export class FakeS3Sink implements S3SinkClient {
 
   async putObject(target: ObjectTarget, body: Uint8Array, condition: WriteCondition) {
     this.#checkBucket(target.bucket);
-    this.#record('put', target.key);
+    this.#record('put', target.key, condition);
     this.#check(target.key, condition);
     this.#write(target, body.slice());
   }
@@ -185,7 +186,7 @@ export class FakeS3Sink implements S3SinkClient {
     parts: readonly UploadedPart[],
     condition: WriteCondition,
   ): Promise<void> {
-    this.#record('complete', key);
+    this.#record('complete', key, condition);
     const upload = this.uploads.get(uploadId);
     if (upload === undefined) throw toSinkError(sdkError('NoSuchUpload', 404, 'client'), key);
     this.#check(key, condition);

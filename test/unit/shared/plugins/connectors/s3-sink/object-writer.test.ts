@@ -7,6 +7,7 @@ import {
 } from '../../../../../../shared/plugins/connectors/s3-sink/object-naming.js';
 import { uploadObject } from '../../../../../../shared/plugins/connectors/s3-sink/object-upload.js';
 import {
+  KnownObjects,
   type ObjectWriterSettings,
   type PendingObject,
   writeObject,
@@ -150,13 +151,26 @@ describe('uploadObject', () => {
   });
 });
 
+/** The known keys of each fake, as if each fake were used by one task instance. */
+const knownByClient = new WeakMap<FakeS3Sink, KnownObjects>();
+
+/** `writeObject` by the task instance owning `s3`. */
+function writeAs(s3: FakeS3Sink, writerSettings: ObjectWriterSettings, object: PendingObject) {
+  let known = knownByClient.get(s3);
+  if (known === undefined) {
+    known = new KnownObjects();
+    knownByClient.set(s3, known);
+  }
+  return writeObject(s3, writerSettings, object, known);
+}
+
 describe('writeObject', () => {
   it('creates an object with its offsets in the metadata', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
 
     // Act
-    const outcome = await writeObject(s3, settings, pending('o', [3, 5, 8]));
+    const outcome = await writeAs(s3, settings, pending('o', [3, 5, 8]));
 
     // Assess
     expect(outcome).toEqual({ kind: 'created', appended: 3, method: { kind: 'put' } });
@@ -172,12 +186,12 @@ describe('writeObject', () => {
   it('appends only the records above last-offset and leaves a fully written object alone', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
-    await writeObject(s3, settings, pending('o', [0, 1, 2]));
+    await writeAs(s3, settings, pending('o', [0, 1, 2]));
 
     // Act
-    const appended = await writeObject(s3, settings, pending('o', [1, 2, 3, 4]));
+    const appended = await writeAs(s3, settings, pending('o', [1, 2, 3, 4]));
     const puts = s3.count('put');
-    const unchanged = await writeObject(s3, settings, pending('o', [2, 3, 4]));
+    const unchanged = await writeAs(s3, settings, pending('o', [2, 3, 4]));
 
     // Assess
     expect(appended).toMatchObject({ kind: 'appended', appended: 2 });
@@ -197,12 +211,12 @@ describe('writeObject', () => {
     // Prepare
     const s3 = new FakeS3Sink();
     const gzip = { ...settings, compression: 'gzip' as const };
-    await writeObject(s3, gzip, pending('o.gz', [0, 1]));
+    await writeAs(s3, gzip, pending('o.gz', [0, 1]));
 
     // Act
-    await writeObject(s3, gzip, pending('o.gz', [1, 2]));
+    await writeAs(s3, gzip, pending('o.gz', [1, 2]));
     const clean = new FakeS3Sink();
-    await writeObject(clean, gzip, pending('o.gz', [0, 1, 2]));
+    await writeAs(clean, gzip, pending('o.gz', [0, 1, 2]));
 
     // Assess
     const bytes = s3.objects.get('o.gz')?.bytes ?? new Uint8Array();
@@ -213,7 +227,7 @@ describe('writeObject', () => {
   it('fails retriably when another writer changed the object since it was read', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
-    await writeObject(s3, settings, pending('o', [0]));
+    await writeAs(s3, settings, pending('o', [0]));
     s3.afterGet = (key) => {
       s3.afterGet = null;
       s3.store(key, encoder.encode('r0\nr1\n'), {
@@ -224,7 +238,7 @@ describe('writeObject', () => {
     };
 
     // Act
-    const write = writeObject(s3, settings, pending('o', [0, 1, 2]));
+    const write = writeAs(s3, settings, pending('o', [0, 1, 2]));
 
     // Assess
     await expect(write).rejects.toBeInstanceOf(RetriableError);
@@ -237,7 +251,7 @@ describe('writeObject', () => {
     s3.store('o', encoder.encode('foreign'), { owner: 'someone' });
 
     // Act
-    const write = writeObject(s3, settings, pending('o', [0]));
+    const write = writeAs(s3, settings, pending('o', [0]));
 
     // Assess
     await expect(write).rejects.toThrow(ConnectError);
@@ -253,8 +267,8 @@ describe('writeObject', () => {
     s3.store('v2', encoder.encode('r0\n'), { ...offsets, 'layout-version': '2' });
 
     // Act
-    const appended = await writeObject(s3, settings, pending('v1', [0, 1]));
-    const refused = writeObject(s3, settings, pending('v2', [0, 1]));
+    const appended = await writeAs(s3, settings, pending('v1', [0, 1]));
+    const refused = writeAs(s3, settings, pending('v2', [0, 1]));
 
     // Assess
     expect(appended).toMatchObject({ kind: 'appended', appended: 1 });
@@ -272,7 +286,7 @@ describe('writeObject', () => {
     });
 
     // Act
-    const write = writeObject(s3, { ...settings, compression: 'gzip' }, pending('o.gz', [1]));
+    const write = writeAs(s3, { ...settings, compression: 'gzip' }, pending('o.gz', [1]));
 
     // Assess
     await expect(write).rejects.toThrow('holds invalid gzip data');
@@ -282,16 +296,16 @@ describe('writeObject', () => {
   it('maps S3 access and bucket errors to non-retriable errors and throttling to retriable', async () => {
     // Prepare
     const denied = new FakeS3Sink();
-    denied.failures.set('get', [sdkError('AccessDenied', 403, 'client')]);
+    denied.failures.set('put', [sdkError('AccessDenied', 403, 'client')]);
     const throttled = new FakeS3Sink();
     throttled.failures.set('put', [sdkError('SlowDown', 503, 'server')]);
     const missing = new FakeS3Sink('other-bucket');
 
     // Act
     const results = await Promise.allSettled([
-      writeObject(denied, settings, pending('o', [0])),
-      writeObject(throttled, settings, pending('o', [0])),
-      writeObject(missing, settings, pending('o', [0])),
+      writeAs(denied, settings, pending('o', [0])),
+      writeAs(throttled, settings, pending('o', [0])),
+      writeAs(missing, settings, pending('o', [0])),
     ]);
 
     // Assess

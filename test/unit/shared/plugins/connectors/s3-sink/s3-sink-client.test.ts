@@ -2,6 +2,7 @@ import { NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { ConnectError, RetriableError } from '../../../../../../shared/connect/errors.js';
 import {
+  PreconditionFailedError,
   sdkS3SinkClient,
   toSinkError,
 } from '../../../../../../shared/plugins/connectors/s3-sink/s3-sink-client.js';
@@ -111,5 +112,59 @@ describe('toSinkError', () => {
       true,
     ]);
     expect(errors.every((e) => e instanceof ConnectError)).toBe(true);
+  });
+
+  it('types failed preconditions apart from other retriable failures', () => {
+    // Act
+    const errors = [
+      toSinkError(sdkError('PreconditionFailed', 412, 'client'), 'w'),
+      toSinkError(sdkError('ConditionalRequestConflict', 409, 'client'), 'w'),
+      toSinkError({ name: 'Unknown', $metadata: { httpStatusCode: 412 } }, 'w'),
+      toSinkError(sdkError('NoSuchUpload', 404, 'client'), 'w'),
+      toSinkError(sdkError('SlowDown', 503, 'server'), 'w'),
+    ];
+
+    // Assess
+    expect(errors.map((e) => e instanceof PreconditionFailedError)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(errors.map((e) => (e as Partial<PreconditionFailedError>).s3Code)).toEqual([
+      'PreconditionFailed',
+      'ConditionalRequestConflict',
+      'PreconditionFailed',
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe('sdkS3SinkClient conditional write failures', () => {
+  it('reports If-Match on a deleted key (404 NoSuchKey) as a failed precondition', async () => {
+    // Prepare
+    const { client } = stubClient((_, input) =>
+      input.Bucket === 'gone'
+        ? sdkError('NoSuchBucket', 404, 'client')
+        : sdkError('NoSuchKey', 404, 'client'),
+    );
+    const s3 = sdkS3SinkClient(client);
+    const replace = { kind: 'replace', etag: '"e"' } as const;
+
+    // Act
+    const results = await Promise.allSettled([
+      s3.putObject(target, Uint8Array.of(1), replace),
+      s3.completeMultipartUpload('b', 'k', 'u1', [], replace),
+      s3.putObject({ ...target, bucket: 'gone' }, Uint8Array.of(1), replace),
+    ]);
+
+    // Assess
+    const reasons = results.map((r) => (r.status === 'rejected' ? r.reason : null));
+    expect(reasons[0]).toBeInstanceOf(PreconditionFailedError);
+    expect(reasons[1]).toBeInstanceOf(PreconditionFailedError);
+    expect(reasons[2]).not.toBeInstanceOf(PreconditionFailedError);
+    expect(reasons[2]).toMatchObject({ retriable: false });
   });
 });

@@ -246,7 +246,7 @@ describe('S3SinkTask', () => {
     const s3 = new FakeS3Sink();
     const task = await startTask(s3);
     await task.put(records(0, [0, 3, 6]));
-    s3.failures.set('get', [
+    s3.failures.set('put', [
       sdkError('SlowDown', 503, 'server'),
       sdkError('AccessDenied', 403, 'client'),
     ]);
@@ -302,6 +302,40 @@ describe('S3SinkTask', () => {
     expect(s3.count('complete')).toBe(2);
     expect(s3.count('put')).toBe(0);
     expect(await contents(s3)).toEqual({ [key(0, 0)]: lines(...offsets) });
+  });
+
+  it('creates new objects without reading them and reads objects it already wrote', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const task = await startTask(s3);
+
+    // Act
+    await deliver(task, records(0, [0, 1]));
+    const firstBatch = s3.calls.map((c) => c.kind);
+    s3.calls.length = 0;
+    await deliver(task, records(0, [2, 3]));
+
+    // Assess
+    expect(firstBatch).toEqual(['put']);
+    expect(s3.calls.map((c) => `${c.kind} ${c.key === key(0, 0) ? 'first' : 'second'}`)).toEqual(
+      expect.arrayContaining(['get first', 'put first', 'put second']),
+    );
+    expect(s3.count('get')).toBe(1);
+    expect(await contents(s3)).toEqual({ [key(0, 0)]: lines(0, 1, 2), [key(0, 3)]: lines(3) });
+  });
+
+  it('keeps the records of an object another task instance created', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const first = await startTask(s3);
+    await deliver(first, records(0, [0]));
+    const second = await startTask(s3);
+
+    // Act
+    await deliver(second, records(0, [1, 2]));
+
+    // Assess
+    expect(await contents(s3)).toEqual({ [key(0, 0)]: lines(0, 1, 2) });
   });
 
   it('refuses data calls before start and releases the client on stop', async () => {

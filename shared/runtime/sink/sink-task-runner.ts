@@ -62,10 +62,13 @@ export async function runSinkInvocation(
   deps: SinkRuntimeDeps,
   invocation: SinkInvocation,
 ): Promise<SinkRunSummary> {
-  const event = parseEsmEvent(invocation.event);
   const { connector } = invocation;
+  // The state read travels while the event is decoded (the mapping never sends empty batches).
+  const reading = deps.store.status.getSinkSnapshot(connector);
+  reading.catch(() => undefined); // seen below, unless the event is refused first
+  const event = parseEsmEvent(invocation.event);
   if (event.recordCount === 0) return summarize(connector, []);
-  const snapshot = await deps.store.status.getSinkSnapshot(connector);
+  const snapshot = await reading;
   if (snapshot === undefined) throw new ConnectorNotFoundError(connector);
   const { record, tasks: taskSet, sinkOffsets, taskStatuses: statuses } = snapshot;
   if (record.targetState !== 'RUNNING') {

@@ -147,6 +147,9 @@ function build(): Enumerator {
     settings: {
       ...DEFAULT_ENUMERATOR_SETTINGS,
       workerId: process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'enumerator',
+      // The source tasks' names: the enumerator fences their producers and settles their offsets.
+      transactionalIdPrefix: env.transactionalIdPrefix,
+      offsetsTopic: env.offsetsTopic,
     },
   });
 }

@@ -169,6 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         ...DEFAULT_ENUMERATOR_SETTINGS,
         workerId: 'local-enumerator',
         transactionalIdPrefix: o.transactionalIdPrefix,
+        offsetsTopic: o.offsetsTopic,
       },
     });
     reconciler = new LocalReconciler(enumerator, {

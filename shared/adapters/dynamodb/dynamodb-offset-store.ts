@@ -191,6 +191,32 @@ export class DynamoDbOffsetStore implements OffsetStore {
     return false;
   }
 
+  async settleRevokedPendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    revokedEpoch: number,
+    outcome: 'committed' | 'aborted',
+  ): Promise<boolean> {
+    const unleased = `attribute_not_exists(#${ATTR.owner}) AND #${ATTR.epoch} = :epoch AND #${ATTR.pendingSeq} = :seq`;
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      outcome === 'committed'
+        ? {
+            update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets} REMOVE ${PENDING_ATTRS}`,
+            condition: `${unleased} AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
+            values: { ':epoch': num(revokedEpoch), ':seq': num(seq) },
+          }
+        : {
+            update: `REMOVE ${PENDING_ATTRS}`,
+            condition: unleased,
+            values: { ':epoch': num(revokedEpoch), ':seq': num(seq) },
+          },
+      `settle the pending source offsets of ${ref.connector}-${ref.task} after revoking its lease`,
+      { readOldOnFailure: false, returnValues: 'NONE' },
+    );
+    return result.ok;
+  }
+
   async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
     const result = await this.#table.update(
       connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),

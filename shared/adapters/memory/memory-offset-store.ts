@@ -138,6 +138,31 @@ export class MemoryOffsetStore implements OffsetStore {
     return true;
   }
 
+  async settleRevokedPendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    revokedEpoch: number,
+    outcome: 'committed' | 'aborted',
+  ): Promise<boolean> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    const pending = record?.pending;
+    // As the DynamoDB condition: unleased (no owner) at exactly the revoked epoch, `seq` pending.
+    if (
+      record === undefined ||
+      record.lease !== undefined ||
+      record.epoch !== revokedEpoch ||
+      pending?.seq !== seq
+    ) {
+      return false;
+    }
+    if (outcome === 'committed') {
+      if (record.committed !== undefined && record.committed.seq >= seq) return false;
+      record.committed = { seq: pending.seq, offsets: pending.offsets };
+    }
+    delete record.pending;
+    return true;
+  }
+
   async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
     const offsets = this.#db.items(connector).sinkOffsets;
     const key = sinkKey(offset);

@@ -106,7 +106,7 @@ export class Enumerator {
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
       taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
-      taskSet = await completeFencing(this.deps, name, taskSet, 'source');
+      taskSet = await completeFencing(this.deps, name, taskSet, 'source', record.config);
       report = await this.#settleStopped(record, taskSet);
     } else {
       report = await this.#settleStarted(record, taskSet);
@@ -217,7 +217,7 @@ export class Enumerator {
         taskSet = written.taskSet;
         topics = written.topics;
       }
-      taskSet = await completeFencing(this.deps, name, taskSet, kind);
+      taskSet = await completeFencing(this.deps, name, taskSet, kind, resolved);
     } catch (error) {
       if (error instanceof ConnectorChangedError) throw error;
       failure = error;

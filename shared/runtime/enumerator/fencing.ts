@@ -1,10 +1,15 @@
-import type { TaskConfigSet } from '../../ports/config-store.js';
+import { ConnectorConfigNames } from '../../connect/connector-config-defs.js';
+import type { ConfigMap, TaskConfigSet } from '../../ports/config-store.js';
 import { StaleVersionError } from '../../ports/errors.js';
+import type { TaskRef } from '../../ports/lease-store.js';
 import { mapLimit } from '../concurrency.js';
+import { pendingFate } from '../source/recovery.js';
 import { transactionalIdOf } from '../source/source-task-runner.js';
 import type { EnumeratorDeps } from './enumerator-types.js';
 
 const STALE_RETRIES = 5;
+
+type FencingDeps = Pick<EnumeratorDeps, 'store' | 'kafka' | 'admin' | 'logger' | 'settings'>;
 
 /**
  * The KIP-618 fencing round, completed from the state rather than from what this run wrote.
@@ -14,37 +19,53 @@ const STALE_RETRIES = 5;
  * each listed task, then empties the list if no newer write landed meanwhile (a newer write
  * keeps the listed tasks and adds its own, so the round runs again on what it reads).
  *
- * Fencing a source task revokes its lease, so the old invocation's next pending-offsets write
- * fails and it commits nothing more, and initialises a producer with the task's transactional
- * id, which aborts its open transaction (or waits for a commit already under way). A
- * transaction it committed without promoting its offsets is found by the next owner of its
- * source partitions (see source-task-context.ts).
+ * Fencing a source task revokes its lease, so the old invocation's next store write fails and
+ * it commits nothing more, and initialises a producer with the task's transactional id, which
+ * aborts its open transaction (or waits for a commit already under way). The round then
+ * settles what the fenced invocation left pending (a running task always has its last
+ * transaction pending: transaction N is promoted only with N+1's pending entry), so the
+ * offsets a stopped connector shows are those committed to Kafka: the pending transaction's
+ * fate (commit marker, else its offset record, as recovery decides it) promotes or discards
+ * it, in one write conditional on the task staying unleased at the revoked epoch. A fate not
+ * decided yet, a task leased again meanwhile, or a failure of this step (logged, never failing
+ * the round) leaves the entry to the next start's recovery, or to the next owner of its source
+ * partitions (see source-task-context.ts).
  *
  * Because the list lives in the state, a run that dies between writing configs and fencing, or
  * a concurrent run that reads the new configs before the writer fenced, cannot start new tasks
  * early: whichever run comes next completes the round first.
+ *
+ * `config` is the connector's config; only its `offsets.storage.topic` is read (the marker
+ * topic, else `settings.offsetsTopic`).
  */
 export async function completeFencing(
-  deps: Pick<EnumeratorDeps, 'store' | 'kafka' | 'settings'>,
+  deps: FencingDeps,
   name: string,
   initial: TaskConfigSet,
   kind: 'source' | 'sink',
+  config: ConfigMap,
 ): Promise<TaskConfigSet> {
   const { store, kafka, settings } = deps;
+  const markerTopic =
+    config[ConnectorConfigNames.OFFSETS_STORAGE_TOPIC]?.trim() || settings.offsetsTopic;
   let current = initial;
   for (let attempt = 0; (current.fencing ?? []).length > 0; attempt += 1) {
     // Sink tasks hold no producer or lease of their own: their list only has to be emptied.
     if (kind === 'source') {
       await mapLimit(current.fencing ?? [], settings.dispatchConcurrency, async (task) => {
-        await store.leases.revokeLease({ connector: name, task });
-        const producer = kafka.transactionalProducer(
-          transactionalIdOf(settings.transactionalIdPrefix, name, task),
-        );
+        const ref = { connector: name, task };
+        const revokedEpoch = await store.leases.revokeLease(ref);
+        const transactionalId = transactionalIdOf(settings.transactionalIdPrefix, name, task);
+        const producer = kafka.transactionalProducer(transactionalId);
         try {
           await producer.connect();
         } finally {
           await producer.close();
         }
+        await settleFencedPending(deps, ref, revokedEpoch, {
+          markerGroup: transactionalId,
+          markerTopic,
+        });
       });
     }
     try {
@@ -55,4 +76,50 @@ export async function completeFencing(
     }
   }
   return current;
+}
+
+/**
+ * Promotes or discards the pending transaction of a task fenced at `revokedEpoch`, by its fate.
+ * Never throws: what it cannot settle, the task's next start recovers.
+ */
+async function settleFencedPending(
+  deps: FencingDeps,
+  ref: TaskRef,
+  revokedEpoch: number,
+  marker: { readonly markerGroup: string; readonly markerTopic: string },
+): Promise<void> {
+  const { store, admin, logger } = deps;
+  const fields = { connector: ref.connector, task: ref.task };
+  try {
+    const { committed, pending } = await store.offsets.getSourceOffsets(ref);
+    if (pending === undefined || pending.seq <= (committed?.seq ?? 0)) return;
+    const fate = await pendingFate(admin, marker, pending);
+    if (fate.decided === 'open') {
+      logger.debug(
+        'the fenced task left a transaction still undecided; its next start settles it',
+        {
+          ...fields,
+          seq: pending.seq,
+        },
+      );
+      return;
+    }
+    const settled = await store.offsets.settleRevokedPendingSourceOffsets(
+      ref,
+      pending.seq,
+      revokedEpoch,
+      fate.decided,
+    );
+    logger.debug(
+      settled
+        ? 'settled the pending source offsets of a fenced task'
+        : 'left the pending source offsets of a fenced task to its next start (leased again, or the entry changed)',
+      { ...fields, seq: pending.seq, fate: fate.decided },
+    );
+  } catch (error) {
+    logger.warn(
+      'could not settle the pending source offsets of a fenced task; its next start recovers them',
+      { ...fields, error: error instanceof Error ? error : String(error) },
+    );
+  }
 }

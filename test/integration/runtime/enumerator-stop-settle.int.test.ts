@@ -1,0 +1,277 @@
+import { logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
+import type { SourceRecord } from '../../../shared/connect/records.js';
+import { systemClock } from '../../../shared/ports/clock.js';
+import { silentLogger } from '../../../shared/ports/logger.js';
+import type { TaskSourceOffsets } from '../../../shared/ports/offset-store.js';
+import type { StateStore } from '../../../shared/ports/state-store.js';
+import {
+  DEFAULT_ENUMERATOR_SETTINGS,
+  Enumerator,
+  PartitionDiscovery,
+} from '../../../shared/runtime/enumerator/enumerator.js';
+import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
+import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
+import {
+  defaultSourceRuntimeSettings,
+  runSourceInvocation,
+  type SourceRuntimeDeps,
+} from '../../../shared/runtime/source/source-task-runner.js';
+import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
+import { checkDelivery } from '../../support/eos-checker.js';
+import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+
+const encoder = new TextEncoder();
+const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
+const plainPipeline: SourceRecordPipeline = {
+  process: async (record: SourceRecord) => ({
+    kind: 'produce',
+    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
+  }),
+  close: () => {},
+};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Per source partition (`p`), the seq of the task's committed offsets. */
+function committedSeqs(offsets: TaskSourceOffsets): Map<string, number> {
+  return new Map(
+    (offsets.committed?.offsets ?? []).map((entry) => [
+      String(entry.partition.p),
+      Number((entry.offset as { seq?: number } | null)?.seq ?? 0),
+    ]),
+  );
+}
+
+/**
+ * A stop (or a reconfiguration) takes a source task from a running invocation: the enumerator's
+ * fencing round revokes the lease and initialises the task's transactional id, then settles
+ * what the invocation left pending, so the stored offsets are those committed to Kafka.
+ */
+describe('fencing round settles what a stopped source task left pending (real broker + dynalite)', () => {
+  let factory: KafkaJsClientFactory;
+  let store: StateStore;
+  let enumerator: Enumerator;
+
+  beforeAll(async () => {
+    const client = testDynamo();
+    const tableName = uniqueName('state');
+    await ensureTable(client, tableName);
+    store = createDynamoDbStateStore({ client, tableName, clock: systemClock });
+    factory = new KafkaJsClientFactory({
+      brokers: inject('kafkaBrokers'),
+      logLevel: logLevel.NOTHING,
+    });
+    enumerator = new Enumerator({
+      store,
+      admin: factory.admin(),
+      plugins: sequenceRegistry(),
+      invoker: {
+        invoke: async () => {
+          throw new Error('a stopped connector dispatches nothing');
+        },
+      },
+      mappings: new MemorySinkMappings(),
+      kafka: factory,
+      clock: systemClock,
+      logger: silentLogger,
+      discovery: new PartitionDiscovery(),
+      settings: DEFAULT_ENUMERATOR_SETTINGS,
+    });
+  });
+
+  afterAll(async () => {
+    await factory.close();
+  });
+
+  /** A RUNNING sequence source with one task over source partitions 0 and 1. */
+  async function sequenceConnector(extra: Record<string, string> = {}) {
+    const name = uniqueName('stop');
+    const topic = `${name}-out`;
+    const admin = factory.admin();
+    await admin.createTopics([{ topic, partitions: 2 }]);
+    await admin.close();
+    const config = {
+      name,
+      'connector.class': SEQUENCE_SOURCE_CLASS,
+      'offsets.storage.topic': `${name}-offsets`,
+      topic,
+      partitions: '0,1',
+      total: '100000',
+      batch: '10',
+      ...extra,
+    };
+    await store.configs.createConnector(name, config);
+    const set = await store.configs.putTaskConfigs(name, [config], 0);
+    return { name, topic, generation: set.tasks[0]?.generation ?? 0 };
+  }
+
+  /** An invocation that runs until fenced: it never looks at the target state by itself. */
+  function invoke(
+    name: string,
+    generation: number,
+    pool: ProducerPool,
+    checkpoint?: (point: SourceCheckpoint) => Promise<void>,
+  ) {
+    const deps: SourceRuntimeDeps = {
+      store,
+      admin: factory.admin(),
+      producers: pool,
+      plugins: sequenceRegistry(),
+      clock: systemClock,
+      sleep,
+      buildPipeline: () => plainPipeline,
+      settings: { ...defaultSourceRuntimeSettings, assignmentCheckMs: 600_000 },
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+    };
+    return runSourceInvocation(deps, {
+      connector: name,
+      task: 0,
+      generation,
+      owner: uniqueName('inv'),
+      workerId: 'test-worker',
+      deadline: Date.now() + 45_000,
+    });
+  }
+
+  /** Stalls the invocation the `hit`-th time it reaches `point`, until `release` is called. */
+  function stallAt(point: SourceCheckpoint, hit: number) {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let hits = 0;
+    const checkpoint = async (p: SourceCheckpoint) => {
+      if (p === point && ++hits === hit) {
+        reached();
+        await released;
+      }
+    };
+    return { checkpoint, stalled, release };
+  }
+
+  /** What a read_committed reader finds in the output topic, checked against `offsets`. */
+  async function delivered(topic: string, offsets: TaskSourceOffsets) {
+    return checkDelivery({
+      kafka: testKafka(),
+      topic,
+      identify: (value) => {
+        const { p, seq } = JSON.parse(value?.toString() ?? '{}') as { p: number; seq: number };
+        return { partition: String(p), seq };
+      },
+      expected: committedSeqs(offsets),
+      timeoutMs: 20_000,
+    });
+  }
+
+  async function stop(name: string) {
+    await store.configs.setTargetState(name, 'STOPPED');
+    return enumerator.reconcile(name);
+  }
+
+  it('promotes the transaction a stopped invocation committed to Kafka but had not promoted', async () => {
+    // Prepare: the invocation hangs right after its 3rd commit (store: committed 2, pending 3).
+    const { name, topic, generation } = await sequenceConnector();
+    const ref = { connector: name, task: 0 };
+    const pool = new ProducerPool(factory);
+    const stall = stallAt('after-commit', 3);
+    const running = invoke(name, generation, pool, stall.checkpoint);
+    await stall.stalled;
+    const before = await store.offsets.getSourceOffsets(ref);
+    // Act
+    const report = await stop(name);
+    const settled = await store.offsets.getSourceOffsets(ref);
+    stall.release();
+    const zombie = await running;
+    await pool.closeAll();
+    // Assess
+    expect([before.committed?.seq, before.pending?.seq]).toEqual([2, 3]);
+    expect(report.state).toBe('STOPPED');
+    expect(settled.pending).toBeUndefined();
+    expect(settled.committed?.seq).toBe(3);
+    expect(committedSeqs(settled)).toEqual(
+      new Map([
+        ['0', 20],
+        ['1', 10],
+      ]),
+    );
+    expect(zombie.outcome).toBe('fenced');
+    expect(await store.offsets.getSourceOffsets(ref)).toEqual(settled);
+    const kafka = await delivered(topic, settled);
+    expect({ duplicates: kafka.duplicates, losses: kafka.losses }).toEqual({
+      duplicates: 0,
+      losses: 0,
+    });
+    expect(kafka.highest).toEqual(committedSeqs(settled));
+  });
+
+  it('discards the transaction a stopped invocation left open, which the fencing aborted', async () => {
+    // Prepare: the invocation hangs before its 3rd commit (store: committed 2, pending 3).
+    const { name, topic, generation } = await sequenceConnector();
+    const ref = { connector: name, task: 0 };
+    const pool = new ProducerPool(factory);
+    const stall = stallAt('after-pending', 3);
+    const running = invoke(name, generation, pool, stall.checkpoint);
+    await stall.stalled;
+    const before = await store.offsets.getSourceOffsets(ref);
+    // Act
+    await stop(name);
+    const settled = await store.offsets.getSourceOffsets(ref);
+    stall.release();
+    const zombie = await running;
+    await pool.closeAll();
+    // Assess
+    expect([before.committed?.seq, before.pending?.seq]).toEqual([2, 3]);
+    expect(settled).toEqual({ ...ref, committed: before.committed });
+    expect(zombie.outcome).toBe('fenced');
+    expect(await store.offsets.getSourceOffsets(ref)).toEqual(settled);
+    const kafka = await delivered(topic, settled);
+    expect({ duplicates: kafka.duplicates, losses: kafka.losses }).toEqual({
+      duplicates: 0,
+      losses: 0,
+    });
+    expect(kafka.highest).toEqual(
+      new Map([
+        ['0', 10],
+        ['1', 10],
+      ]),
+    );
+  });
+
+  it('leaves the offsets of Kafka in the store when a free-running invocation is stopped mid-run', async () => {
+    // Prepare
+    const { name, topic, generation } = await sequenceConnector({ 'poll.delay.ms': '20' });
+    const ref = { connector: name, task: 0 };
+    const pool = new ProducerPool(factory);
+    const running = invoke(name, generation, pool);
+    const deadline = Date.now() + 30_000;
+    while (((await store.offsets.getSourceOffsets(ref)).committed?.seq ?? 0) < 4) {
+      if (Date.now() > deadline) throw new Error(`${name} committed too little in time`);
+      await sleep(50);
+    }
+    // Act
+    const report = await stop(name);
+    const settled = await store.offsets.getSourceOffsets(ref);
+    const zombie = await running;
+    await pool.closeAll();
+    // Assess
+    expect(report.state).toBe('STOPPED');
+    expect(zombie.outcome).toBe('fenced');
+    expect(settled.pending).toBeUndefined();
+    expect(await store.offsets.getSourceOffsets(ref)).toEqual(settled);
+    const kafka = await delivered(topic, settled);
+    expect({ duplicates: kafka.duplicates, losses: kafka.losses }).toEqual({
+      duplicates: 0,
+      losses: 0,
+    });
+    expect(kafka.highest).toEqual(committedSeqs(settled));
+  });
+});

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  KafkaAdminPort,
+  TopicPartitionOffset,
+  TransactionalRecordFate,
+} from '../../../../../shared/ports/kafka.js';
+import { type LogFields, silentLogger } from '../../../../../shared/ports/logger.js';
+import type { PendingSourceOffsets } from '../../../../../shared/ports/offset-store.js';
+import {
+  Enumerator,
+  type EnumeratorDeps,
+} from '../../../../../shared/runtime/enumerator/enumerator.js';
+import { completeFencing } from '../../../../../shared/runtime/enumerator/fencing.js';
+import { datagenConfig, FakeCluster, harness } from './fixtures.js';
+
+const NAME = 'gen';
+const TXID = 'serverless-connect-gen-0';
+const ref = { connector: NAME, task: 0 };
+
+function pending(seq: number, topic: string): PendingSourceOffsets {
+  return {
+    seq,
+    offsets: [{ partition: { p: 0 }, offset: { seq: seq * 10 }, at: seq }],
+    positions: [{ topic, partition: 3, offset: String(seq * 100) }],
+  };
+}
+
+/** The cluster, plus what read_committed readers see of each offset record it is asked about. */
+class FateCluster extends FakeCluster {
+  fate: TransactionalRecordFate = 'open';
+  failure: Error | undefined;
+  readonly asked: TopicPartitionOffset[] = [];
+
+  override async committedOffsets(groupId: string, topic: string) {
+    if (this.failure !== undefined) throw this.failure;
+    return super.committedOffsets(groupId, topic);
+  }
+
+  async transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
+    this.asked.push(position);
+    return this.fate;
+  }
+
+  /** The commit marker of the task's transactional id at `seq`. */
+  marker(topic: string, seq: number): void {
+    this.groups.set(TXID, new Map([[`${topic}-0`, seq]]));
+  }
+}
+
+/**
+ * A source connector with one task whose invocation committed transaction 1 and wrote
+ * transaction 2 pending (as it stands between two transactions), the task still leased.
+ */
+async function setup(extra: Record<string, string> = {}) {
+  const h = harness();
+  const cluster = new FateCluster();
+  const warnings: { message: string; fields: LogFields | undefined }[] = [];
+  const onConnect: { hook: () => Promise<void> } = { hook: async () => {} };
+  const deps: EnumeratorDeps = {
+    ...h.deps,
+    admin: cluster as unknown as KafkaAdminPort,
+    logger: { ...silentLogger, warn: (message, fields) => warnings.push({ message, fields }) },
+    kafka: {
+      transactionalProducer: (transactionalId) => ({
+        transactionalId,
+        connect: async () => {
+          h.fenced.push(transactionalId);
+          await onConnect.hook();
+        },
+        begin: async () => {
+          throw new Error('fencing producers never begin transactions');
+        },
+        close: async () => {},
+      }),
+    },
+  };
+  const enumerator = new Enumerator(deps);
+  const config = datagenConfig(NAME, { 'tasks.max': '1', 'source.partitions': '2', ...extra });
+  await h.store.configs.createConnector(NAME, config);
+  await enumerator.reconcile(NAME);
+  const generation = (await h.store.configs.getTaskConfigs(NAME)).tasks[0]?.generation ?? -1;
+  const lease = await h.store.leases.acquireLease({
+    ...ref,
+    owner: 'running',
+    generation,
+    ttlMs: 600_000,
+  });
+  const topic = extra['offsets.storage.topic'] ?? 'connect-offsets';
+  await h.store.offsets.writePendingSourceOffsets(ref, pending(1, topic), lease);
+  await h.store.offsets.promoteAndWritePendingSourceOffsets(ref, 1, pending(2, topic), lease);
+  return { h, cluster, deps, enumerator, warnings, onConnect, config, topic, lease };
+}
+
+/** What stop does: the target state, then reconcile (no task configs, the task fenced). */
+async function stop(s: Awaited<ReturnType<typeof setup>>) {
+  await s.h.store.configs.setTargetState(NAME, 'STOPPED');
+  return s.enumerator.reconcile(NAME);
+}
+
+describe('completeFencing', () => {
+  it('promotes what a stopped task left pending when its commit marker shows Kafka committed it', async () => {
+    // Prepare
+    const s = await setup({ 'offsets.storage.topic': 'gen-offsets' });
+    s.cluster.marker('gen-offsets', 2);
+    // Act
+    const report = await stop(s);
+    // Assess
+    expect(report.state).toBe('STOPPED');
+    expect(s.h.fenced).toEqual([TXID]);
+    expect(await s.h.store.offsets.getSourceOffsets(ref)).toEqual({
+      ...ref,
+      committed: { seq: 2, offsets: pending(2, 'gen-offsets').offsets },
+    });
+    expect((await s.h.store.configs.getTaskConfigs(NAME)).fencing).toBeUndefined();
+  });
+
+  it('promotes through the offset record, looking for the marker in the deployment offsets topic when the connector names none', async () => {
+    // Prepare: a marker in another topic does not count; the offset record is visible.
+    const s = await setup();
+    s.cluster.marker('other-offsets', 2);
+    s.cluster.fate = 'committed';
+    // Act
+    await stop(s);
+    // Assess
+    expect(s.cluster.asked).toEqual([{ topic: 'connect-offsets', partition: 3, offset: 200 }]);
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).committed?.seq).toBe(2);
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).pending).toBeUndefined();
+  });
+
+  it('discards what a stopped task left pending when Kafka aborted its transaction', async () => {
+    // Prepare
+    const s = await setup();
+    s.cluster.marker('connect-offsets', 1);
+    s.cluster.fate = 'aborted';
+    // Act
+    await stop(s);
+    // Assess
+    expect(await s.h.store.offsets.getSourceOffsets(ref)).toEqual({
+      ...ref,
+      committed: { seq: 1, offsets: pending(1, 'connect-offsets').offsets },
+    });
+  });
+
+  it('leaves a transaction still undecided to the next start, and completes the round', async () => {
+    // Prepare
+    const s = await setup();
+    s.cluster.fate = 'open';
+    // Act
+    const report = await stop(s);
+    // Assess
+    expect(report.state).toBe('STOPPED');
+    expect(await s.h.store.offsets.getSourceOffsets(ref)).toEqual({
+      ...ref,
+      committed: { seq: 1, offsets: pending(1, 'connect-offsets').offsets },
+      pending: pending(2, 'connect-offsets'),
+    });
+    expect((await s.h.store.configs.getTaskConfigs(NAME)).fencing).toBeUndefined();
+    expect(s.warnings).toEqual([]);
+  });
+
+  it('completes the round with a warning when settling fails, leaving pending to the next start', async () => {
+    // Prepare
+    const s = await setup();
+    s.cluster.failure = new Error('broker unreachable');
+    // Act
+    const report = await stop(s);
+    // Assess
+    expect(report).toMatchObject({ state: 'STOPPED' });
+    expect(report.error).toBeUndefined();
+    expect((await s.h.store.configs.getTaskConfigs(NAME)).fencing).toBeUndefined();
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).pending?.seq).toBe(2);
+    expect(s.warnings).toHaveLength(1);
+    expect(s.warnings[0]?.fields).toMatchObject({ connector: NAME, task: 0 });
+  });
+
+  it('settles nothing when a new invocation took the task between the revoke and the settle', async () => {
+    // Prepare: a reconfiguration replaces task 0; its new generation starts during the round.
+    const s = await setup();
+    s.cluster.marker('connect-offsets', 2);
+    const set = await s.h.store.configs.putTaskConfigs(NAME, [{ ...s.config, changed: 'yes' }], 1);
+    s.onConnect.hook = async () => {
+      await s.h.store.leases.acquireLease({
+        ...ref,
+        owner: 'next',
+        generation: set.tasks[0]?.generation ?? -1,
+        ttlMs: 600_000,
+      });
+    };
+    // Act
+    const done = await completeFencing(s.deps, NAME, set, 'source', s.config);
+    // Assess
+    expect(done.fencing).toBeUndefined();
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).pending?.seq).toBe(2);
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).committed?.seq).toBe(1);
+  });
+
+  it('leaves the offsets of a sink connector task list alone', async () => {
+    // Prepare
+    const s = await setup();
+    s.cluster.marker('connect-offsets', 2);
+    await s.h.store.configs.setTargetState(NAME, 'STOPPED');
+    const set = await s.h.store.configs.putTaskConfigs(NAME, [], 1);
+    // Act
+    const done = await completeFencing(s.deps, NAME, set, 'sink', s.config);
+    // Assess
+    expect(done.fencing).toBeUndefined();
+    expect(s.h.fenced).toEqual([]);
+    expect((await s.h.store.offsets.getSourceOffsets(ref)).pending?.seq).toBe(2);
+  });
+});

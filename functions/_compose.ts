@@ -104,6 +104,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
         sleep,
       }),
     metrics: emfMetrics('ServerlessConnect'),
+    logger: jsonLogger(env.logLevel, { component: 'source-runtime' }),
     configProviders: {
       env: createEnvConfigProvider(),
       file: createFileConfigProvider(),

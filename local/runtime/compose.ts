@@ -135,6 +135,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
         sleep,
       }),
     metrics,
+    logger: levels.logger(LOGGERS.source),
     configProviders: providers,
     settings: {
       ...defaultSourceRuntimeSettings,

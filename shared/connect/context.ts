@@ -45,8 +45,9 @@ export interface TransactionContext {
   commitTransaction(record?: SourceRecord): void;
   /**
    * Aborts the current transaction after the current batch, or right after `record`; the
-   * aborted records are dropped (never redelivered by the runtime), and their offsets are
-   * not committed.
+   * aborted records are dropped (never redelivered by the runtime). As in Kafka Connect, their
+   * source offsets are still committed, so they are not polled again; a task whose data should
+   * be reprocessed throws instead.
    */
   abortTransaction(record?: SourceRecord): void;
 }

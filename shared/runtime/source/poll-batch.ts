@@ -9,11 +9,54 @@ export interface PolledBatch {
   readonly polled: readonly SourceRecord[];
   readonly produced: readonly (OutgoingRecord | null)[];
   readonly deadLetters: readonly OutgoingRecord[];
+  /**
+   * `deadLetterOf[j]` is the index in `polled` of the record that produced `deadLetters[j]`
+   * (ascending), so a batch split between transactions keeps each dead letter with its record.
+   */
+  readonly deadLetterOf: readonly number[];
   /** How many polled records produced a record (the others were dropped or dead-lettered). */
   readonly written: number;
 }
 
-const noBatch: PolledBatch = { polled: [], produced: [], deadLetters: [], written: 0 };
+/** The records of a batch one transaction takes (see {@link sliceBatch}). */
+export type BatchPart = Pick<PolledBatch, 'polled' | 'produced' | 'deadLetters'>;
+
+const noBatch: PolledBatch = {
+  polled: [],
+  produced: [],
+  deadLetters: [],
+  deadLetterOf: [],
+  written: 0,
+};
+
+/** The first index in ascending `sorted` whose value is at least `value`. */
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((sorted[mid] as number) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * Polled records `from` (inclusive) to `to` (exclusive) of `batch`, with their produced records
+ * and their dead letters; the batch's own arrays when that is the whole batch.
+ */
+export function sliceBatch(batch: PolledBatch, from: number, to: number): BatchPart {
+  if (from === 0 && to === batch.polled.length) return batch;
+  const { deadLetters, deadLetterOf } = batch;
+  return {
+    polled: batch.polled.slice(from, to),
+    produced: batch.produced.slice(from, to),
+    deadLetters:
+      deadLetters.length === 0
+        ? deadLetters
+        : deadLetters.slice(lowerBound(deadLetterOf, from), lowerBound(deadLetterOf, to)),
+  };
+}
 
 /** Counts a batch the runner took (a batch polled ahead and dropped is not counted). */
 export function countBatch(metrics: SourceTaskMetrics, batch: PolledBatch): void {
@@ -57,6 +100,7 @@ export async function pollBatch(
       : await sequentially(polled, (record) => pipeline.process(record));
   const produced: (OutgoingRecord | null)[] = new Array(polled.length);
   const deadLetters: OutgoingRecord[] = [];
+  const deadLetterOf: number[] = [];
   let written = 0;
   const at = now();
   for (let i = 0; i < polled.length; i += 1) {
@@ -68,8 +112,11 @@ export async function pollBatch(
       written += 1;
     } else {
       produced[i] = null;
-      for (const dead of result.deadLetters) deadLetters.push(dead);
+      for (const dead of result.deadLetters) {
+        deadLetters.push(dead);
+        deadLetterOf.push(i);
+      }
     }
   }
-  return { polled, produced, deadLetters, written };
+  return { polled, produced, deadLetters, deadLetterOf, written };
 }

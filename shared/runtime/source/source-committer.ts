@@ -25,9 +25,10 @@ export interface SourceCommitterOptions {
 
 /**
  * The task's transactions, one after another (docs/exactly-once-source.md, step 5). A committed
- * transaction's pending offsets are promoted by the next transaction's pending write (one store
- * write per transaction), or by `settle` when no transaction follows; its records go to
- * `commitRecord` once it is promoted.
+ * transaction's pending offsets are promoted by the next committed transaction's pending write
+ * (one store write per transaction), or by `settle` when none follows; its records go to
+ * `commitRecord` once it is promoted. An aborted transaction drops its records; a transaction
+ * of offset records only commits its offsets.
  */
 export class SourceCommitter {
   #open: SourceTransaction | undefined;
@@ -35,6 +36,8 @@ export class SourceCommitter {
   /** The transaction being committed (aborted if the commit fails before its outcome is known). */
   #committing: SourceTransaction | undefined;
   #committed: CommittedSourceOffsets;
+  /** What an aborted transaction advanced, for the next transaction to commit. */
+  #carried: ReadonlyMap<string, SourceRecord> | undefined;
   /** Committed in Kafka, its pending offsets not promoted yet. */
   #unpromoted: CommittedTransaction | undefined;
   #transactions = 0;
@@ -71,7 +74,9 @@ export class SourceCommitter {
   async open(): Promise<SourceTransaction> {
     if (this.#open === undefined) {
       const { scope, begin, flushAt } = this.options;
-      this.#open = new SourceTransaction(scope, await begin(), this.#committed, flushAt);
+      const carried = this.#carried;
+      this.#carried = undefined;
+      this.#open = new SourceTransaction(scope, await begin(), this.#committed, flushAt, carried);
       this.#openedAt = scope.now();
     }
     return this.#open;
@@ -122,6 +127,29 @@ export class SourceCommitter {
   }
 
   /**
+   * Aborts the open transaction, if any (`TransactionContext.abortTransaction`): Kafka drops its
+   * records and dead letters, and its records never reach `commitRecord`. As in Kafka Connect,
+   * its source offsets are still committed, right away in a transaction of their own (offset
+   * records only), so the dropped records are not polled again; that transaction promotes a
+   * committed one before it as any commit does. Resolves false when no transaction was open.
+   * If the abort fails, `unwind` hands the transaction back.
+   */
+  async abort(): Promise<boolean> {
+    const open = this.#open;
+    if (open === undefined) return false;
+    this.#open = undefined;
+    this.#committing = open;
+    await open.abort();
+    this.#committing = undefined;
+    if (open.advanced.size > 0) {
+      this.#carried = open.advanced;
+      await this.open();
+      await this.commit();
+    }
+    return true;
+  }
+
+  /**
    * Promotes the last committed transaction if no later one did (then the `after-promote`
    * checkpoint), and reports its records to `commitRecord`.
    */
@@ -147,7 +175,7 @@ export class SourceCommitter {
     }
   }
 
-  /** After a failure: the transaction that is open or was being committed (the caller aborts it or drops the producer). */
+  /** After a failure: the transaction that is open or was being committed or aborted (the caller aborts it or drops the producer). */
   unwind(): SourceTransaction | undefined {
     const open = this.#committing ?? this.#open;
     this.#committing = undefined;

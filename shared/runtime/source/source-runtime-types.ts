@@ -3,6 +3,7 @@ import type { ParsedSourceConnectorConfig } from '../../connect/connector-config
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
+import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { SourceRecordPipeline } from './pipeline.js';
@@ -72,6 +73,11 @@ export interface SourceRuntimeDeps {
    * `${env:NAME}` in the connector and task configs are resolved at task start, never stored.
    */
   readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
+  /**
+   * Where the runner logs what a task asked for and the runtime ignored (e.g. a transaction
+   * boundary on a record that is not one of the batch); nothing is logged when absent.
+   */
+  readonly logger?: Logger;
   /** Where per-invocation task metrics go (CloudWatch EMF in AWS); none when absent. */
   readonly metrics?: MetricsSink;
   /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */

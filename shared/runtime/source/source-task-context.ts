@@ -18,6 +18,9 @@ import type {
 } from '../../ports/offset-store.js';
 import { sourcePartitionKey } from './offsets-topic.js';
 import type { PendingFate } from './recovery.js';
+import type { BoundaryKind, BoundaryRequest } from './transaction-boundaries.js';
+
+const noRequests: readonly BoundaryRequest[] = Object.freeze([]);
 
 export interface SourceTaskContextOptions {
   readonly config: Readonly<Record<string, string>>;
@@ -42,7 +45,7 @@ export interface SourceTaskContextOptions {
 export class SourceTaskContextImpl implements SourceTaskContext {
   readonly offsetStorageReader: OffsetStorageReader;
   readonly transactionContext: TransactionContext | null;
-  #commitRequested = false;
+  #requests: BoundaryRequest[] = [];
   #others: Promise<SourceOffsetEntry[]> | undefined;
 
   constructor(private readonly options: SourceTaskContextOptions) {
@@ -52,13 +55,8 @@ export class SourceTaskContextImpl implements SourceTaskContext {
     };
     this.transactionContext = options.connectorDefinesBoundaries
       ? {
-          commitTransaction: (_record?: SourceRecord) => {
-            this.#commitRequested = true;
-          },
-          abortTransaction: (_record?: SourceRecord) => {
-            // Aborting connector-defined transactions is not supported yet: the records stay in
-            // the open transaction, which commits at the next boundary.
-          },
+          commitTransaction: (record?: SourceRecord) => this.#request('commit', record),
+          abortTransaction: (record?: SourceRecord) => this.#request('abort', record),
         }
       : null;
   }
@@ -67,11 +65,19 @@ export class SourceTaskContextImpl implements SourceTaskContext {
     return this.options.config;
   }
 
-  /** True once per commit request made by the task since the last call. */
-  takeCommitRequest(): boolean {
-    const requested = this.#commitRequested;
-    this.#commitRequested = false;
-    return requested;
+  #request(kind: BoundaryKind, record: SourceRecord | undefined): void {
+    this.#requests.push(record === undefined ? { kind } : { kind, record });
+  }
+
+  /**
+   * The `TransactionContext` requests the task made since the last call, in order (the runner
+   * takes them after each poll: they belong to the batch that poll returned).
+   */
+  takeBoundaryRequests(): readonly BoundaryRequest[] {
+    const requests = this.#requests;
+    if (requests.length === 0) return noRequests;
+    this.#requests = [];
+    return requests;
   }
 
   /**

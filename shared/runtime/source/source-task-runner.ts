@@ -25,6 +25,7 @@ import { SourceTaskContextImpl } from './source-task-context.js';
 import { SourceTaskMetrics } from './source-task-metrics.js';
 import type { SourceCheckpoint } from './source-transaction.js';
 import { TopicCreator } from './topic-creator.js';
+import { dispatchSplits, type IgnoredRequest, planBoundaries } from './transaction-boundaries.js';
 
 export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 export * from './source-runtime-types.js';
@@ -193,7 +194,9 @@ class SourceSession {
         own: () => (this.#committer?.committed ?? recovered.committed).offsets,
         offsets: deps.store.offsets,
         ref,
-        connectorDefinesBoundaries: config.transactionBoundary === 'connector',
+        // Connect offers a TransactionContext only under exactly-once support.
+        connectorDefinesBoundaries:
+          deps.settings.exactlyOnce && config.transactionBoundary === 'connector',
         pendingFateOf: (task, pending) =>
           pendingFate(
             admin,
@@ -261,17 +264,24 @@ class SourceSession {
           await topics.ensure(topicsOf(batch));
           await committer.open();
           countBatch(this.#metrics, batch);
-          // Decided before the next poll: a commit request belongs to the batch that made it.
+          // Decided before the next poll: a boundary request belongs to the batch that made it.
+          const splits =
+            boundary === 'connector'
+              ? planBoundaries(batch.polled, context.takeBoundaryRequests(), this.#ignored)
+              : undefined;
           const due =
             boundary === 'poll' ||
-            (boundary === 'interval' && deps.clock.now() - committer.openedAt >= interval) ||
-            (boundary === 'connector' && context.takeCommitRequest());
+            (boundary === 'interval' && deps.clock.now() - committer.openedAt >= interval);
           if (this.#hasTime() && this.#metrics.polled < maxRecordsPerInvocation) {
             next = yieldToIo().then(() => this.#pollBatch());
             next.catch(() => undefined); // its failure surfaces when it is awaited
           }
-          await committer.send(batch.polled, batch.produced, batch.deadLetters);
-          if (due) await committer.commit();
+          if (splits === undefined) {
+            await committer.send(batch.polled, batch.produced, batch.deadLetters);
+            if (due) await committer.commit();
+          } else {
+            this.#metrics.aborted += await dispatchSplits(committer, batch, splits);
+          }
         }
       } finally {
         // A batch polled ahead and never sent: the next invocation polls it again.
@@ -294,6 +304,9 @@ class SourceSession {
     const pipeline = this.#pipeline as SourceRecordPipeline;
     return pollBatch(task, pipeline, this.#metrics, () => this.deps.clock.now());
   }
+
+  /** A boundary request the runtime ignored: a warning (the logger carries the task). */
+  readonly #ignored: IgnoredRequest = (message, fields) => this.deps.logger?.warn(message, fields);
 
   #hasTime(): boolean {
     return this.deps.clock.now() < this.invocation.deadline;

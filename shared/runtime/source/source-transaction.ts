@@ -71,7 +71,7 @@ export class SourceTransaction {
   #buffer: OutgoingRecord[] = [];
   #bufferIndex: number[] = [];
   /** The last record of each source partition, by partition key. */
-  readonly #latest = new Map<string, SourceRecord>();
+  readonly #latest: Map<string, SourceRecord>;
   #lastPartition: Readonly<Record<string, unknown>> | undefined;
   #lastKey = '';
   #firstPosition: TopicPartitionOffset | undefined;
@@ -83,7 +83,16 @@ export class SourceTransaction {
     private readonly committed: CommittedSourceOffsets,
     /** Buffered records that trigger a send before the commit (1 = send every poll at once). */
     private readonly flushAt = 5_000,
-  ) {}
+    /** Source partitions an aborted transaction advanced: this one commits their offsets. */
+    carried?: ReadonlyMap<string, SourceRecord>,
+  ) {
+    this.#latest = new Map(carried);
+  }
+
+  /** The last record of each source partition this transaction advanced, by partition key. */
+  get advanced(): ReadonlyMap<string, SourceRecord> {
+    return this.#latest;
+  }
 
   /** Records sent (produced or dead-lettered) so far. */
   get size(): number {

@@ -12,9 +12,9 @@ import { SourceCommitter } from '../../../../../shared/runtime/source/source-com
 
 const encoder = new TextEncoder();
 
-function record(seq: number): SourceRecord {
+function record(seq: number, p = 0): SourceRecord {
   return new SourceRecord({
-    sourcePartition: { p: 0 },
+    sourcePartition: { p },
     sourceOffset: { seq },
     topic: 'out',
     key: null,
@@ -27,7 +27,11 @@ function outgoing(seq: number): OutgoingRecord {
 }
 
 /** A Kafka transaction that logs what happens to it and places records one after another. */
-function fakeTransaction(log: string[], next: { offset: number }): ProducerTransaction {
+function fakeTransaction(
+  log: string[],
+  next: { offset: number },
+  faults: { abort?: Error } = {},
+): ProducerTransaction {
   return {
     send: async (records) => {
       log.push(`send ${records.length}`);
@@ -47,6 +51,7 @@ function fakeTransaction(log: string[], next: { offset: number }): ProducerTrans
     },
     abort: async () => {
       log.push('abort');
+      if (faults.abort !== undefined) throw faults.abort;
     },
   };
 }
@@ -86,6 +91,7 @@ async function setup() {
     log.push(`promoted ${seq}`);
     return committed;
   };
+  const faults: { abort?: Error } = {};
   const acknowledged: [SourceRecord, RecordMetadata | null][] = [];
   const position = { offset: 100 };
   const committer = new SourceCommitter({
@@ -99,7 +105,7 @@ async function setup() {
       checkpoint: async () => {},
       now: () => 1_000,
     },
-    begin: async () => fakeTransaction(log, position),
+    begin: async () => fakeTransaction(log, position, faults),
     committed: { seq: 0, offsets: [] },
     flushAt: 5_000,
     commitRecord: async (r, metadata) => {
@@ -117,6 +123,9 @@ async function setup() {
     },
     failPromotions: (error: Error) => {
       failPromotion = error;
+    },
+    failAborts: (error: Error) => {
+      faults.abort = error;
     },
   };
 }
@@ -199,5 +208,91 @@ describe('SourceCommitter', () => {
     expect(log).toEqual(['abort']);
     expect(committer.transactions).toBe(0);
     expect(committer.committed).toEqual({ seq: 0, offsets: [] });
+  });
+
+  it("drops an aborted transaction's records and commits its offsets at once, as Kafka Connect does", async () => {
+    const { committer, log, store, acknowledged } = await setup();
+    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.commit();
+
+    await committer.send([record(2, 1)], [outgoing(2)], [outgoing(20)]); // source partition p=1
+    const aborted = await committer.abort();
+    await committer.send([record(3)], [outgoing(3)], []);
+    await committer.commit();
+    await committer.settle();
+
+    expect(aborted).toBe(true);
+    expect(log).toEqual([
+      'send 2',
+      'marker 1',
+      'pending 1',
+      'commit',
+      'abort', // record 2 and its dead letter were only buffered: nothing reached Kafka
+      'send 1', // p=1's offset record alone
+      'marker 2',
+      'promote 1 + pending 2',
+      'commit',
+      'commitRecord 1',
+      'send 2',
+      'marker 3',
+      'promote 2 + pending 3',
+      'commit',
+      'promote 3',
+      'promoted 3',
+      'commitRecord 3',
+    ]);
+    expect(acknowledged.map(([r]) => r.value)).toEqual([1, 3]); // never the aborted record
+    const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    expect(stored.committed).toEqual({
+      seq: 3,
+      offsets: [
+        { partition: { p: 0 }, offset: { seq: 3 }, at: 1_000 },
+        { partition: { p: 1 }, offset: { seq: 2 }, at: 1_000 },
+      ],
+    });
+    expect(committer.transactions).toBe(3);
+  });
+
+  it('commits the offsets of a transaction aborted before anything was committed', async () => {
+    const { committer, log } = await setup();
+
+    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.abort();
+    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.commit();
+
+    expect(log).toEqual([
+      'abort',
+      'send 1',
+      'marker 1',
+      'pending 1',
+      'commit',
+      'send 2',
+      'marker 2',
+      'promote 1 + pending 2',
+      'commit',
+    ]);
+    expect(committer.committed.offsets).toEqual([
+      { partition: { p: 0 }, offset: { seq: 2 }, at: 1_000 },
+    ]);
+  });
+
+  it('does nothing when asked to abort with no transaction open', async () => {
+    const { committer, log } = await setup();
+
+    expect(await committer.abort()).toBe(false);
+    expect(log).toEqual([]);
+  });
+
+  it('hands back the transaction whose abort failed', async () => {
+    const { committer, failAborts } = await setup();
+    failAborts(new Error('broker gone'));
+    await committer.send([record(1)], [outgoing(1)], []);
+
+    const failed = committer.abort().catch((error: unknown) => error);
+
+    expect(await failed).toEqual(new Error('broker gone'));
+    expect(committer.isOpen).toBe(false);
+    expect(committer.unwind()).toBeDefined();
   });
 });

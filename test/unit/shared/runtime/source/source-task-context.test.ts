@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type {
   OffsetStore,
   SourceOffsetEntry,
@@ -65,5 +66,49 @@ describe('SourceTaskContextImpl offset reader', () => {
     await ctx.offsetStorageReader.offset({ p: 1 });
     await ctx.offsetStorageReader.offsets([{ p: 2 }]);
     expect(lists()).toBe(1);
+  });
+});
+
+describe('SourceTaskContextImpl transaction context', () => {
+  const polled = (seq: number) =>
+    new SourceRecord({
+      sourcePartition: { p: 0 },
+      sourceOffset: { seq },
+      topic: 'out',
+      value: seq,
+    });
+
+  function withBoundaries(connectorDefinesBoundaries: boolean) {
+    return new SourceTaskContextImpl({
+      config: {},
+      own: () => [],
+      offsets: store([]).offsets,
+      ref: { connector: 'c', task: 0 },
+      connectorDefinesBoundaries,
+    });
+  }
+
+  it('hands the runner each commit and abort request once, in the order the task made them', () => {
+    const ctx = withBoundaries(true);
+    const first = polled(1);
+    const second = polled(2);
+
+    ctx.transactionContext?.commitTransaction(first);
+    ctx.transactionContext?.abortTransaction(second);
+    ctx.transactionContext?.commitTransaction();
+    const taken = ctx.takeBoundaryRequests();
+    const again = ctx.takeBoundaryRequests();
+
+    expect(taken).toEqual([
+      { kind: 'commit', record: first },
+      { kind: 'abort', record: second },
+      { kind: 'commit' },
+    ]);
+    expect(taken[0]?.record).toBe(first);
+    expect(again).toEqual([]);
+  });
+
+  it('offers no transaction context unless the connector defines transaction boundaries', () => {
+    expect(withBoundaries(false).transactionContext).toBeNull();
   });
 });

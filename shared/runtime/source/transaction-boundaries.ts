@@ -1,0 +1,128 @@
+import { IllegalStateError } from '../../connect/errors.js';
+import type { SourceRecord } from '../../connect/records.js';
+import type { OutgoingRecord } from '../../ports/kafka.js';
+import { type PolledBatch, sliceBatch } from './poll-batch.js';
+
+/** How a connector-defined boundary ends the current transaction. */
+export type BoundaryKind = 'commit' | 'abort';
+
+/**
+ * One `TransactionContext` call of a task: `record` absent for "after the current batch",
+ * else the record (the very object `poll` returned) the transaction ends after.
+ */
+export interface BoundaryRequest {
+  readonly kind: BoundaryKind;
+  readonly record?: SourceRecord;
+}
+
+/**
+ * Records `from` (inclusive) to `to` (exclusive) of a batch, and what happens to the open
+ * transaction once they are in it: `commit`, `abort`, or nothing (`undefined`: it stays open).
+ */
+export interface BatchSplit {
+  readonly from: number;
+  readonly to: number;
+  readonly end: BoundaryKind | undefined;
+}
+
+/** Called for a request that names a record not in the batch (it is ignored). */
+export type IgnoredRequest = (message: string, fields: Readonly<Record<string, unknown>>) => void;
+
+/**
+ * Splits a poll batch of `size` records at the task's boundary requests, as Kafka Connect's
+ * `ExactlyOnceWorkerSourceTask` with `transaction.boundary=connector` applies them while it
+ * dispatches the batch:
+ * - a request naming a record ends the transaction right after that record (the records after
+ *   it start the next transaction);
+ * - a request without a record ends the transaction open after the whole batch; when a record
+ *   request already ended one on the batch's last record, nothing is open and it does nothing;
+ * - a record that is not one of the batch (identity, not equality) is ignored, with `ignored`
+ *   called (Connect keeps such a request, which never matches a dispatched record).
+ *
+ * Throws `IllegalStateError` (the task fails) when both a commit and an abort are requested for
+ * the same record or for the same batch, as Connect's `WorkerTransactionContext` does.
+ *
+ * @example
+ * planBoundaries(batch.polled, [{ kind: 'commit', record: batch.polled[2] }], warn);
+ * // → [{ from: 0, to: 3, end: 'commit' }, { from: 3, to: 10, end: undefined }]
+ */
+export function planBoundaries(
+  polled: readonly SourceRecord[],
+  requests: readonly BoundaryRequest[],
+  ignored: IgnoredRequest,
+): BatchSplit[] {
+  const size = polled.length;
+  let batchEnd: BoundaryKind | undefined;
+  let byRecord: Map<number, BoundaryKind> | undefined;
+  let indexOf: Map<SourceRecord, number> | undefined;
+  for (const { kind, record } of requests) {
+    if (record === undefined) {
+      if (batchEnd !== undefined && batchEnd !== kind) {
+        throw new IllegalStateError(
+          'Connector requested both commit and abort of same transaction',
+        );
+      }
+      batchEnd = kind;
+      continue;
+    }
+    indexOf ??= new Map(polled.map((r, i) => [r, i]));
+    const index = indexOf.get(record);
+    if (index === undefined) {
+      ignored(
+        `Ignoring the connector's request to ${kind} the transaction after a record that is not one of the batch just polled`,
+        { topic: record.topic, kafkaPartition: record.kafkaPartition },
+      );
+      continue;
+    }
+    byRecord ??= new Map();
+    const earlier = byRecord.get(index);
+    if (earlier !== undefined && earlier !== kind) {
+      throw new IllegalStateError(
+        `Connector requested both commit and abort of same record against topic/partition ${record.topic}/${record.kafkaPartition}`,
+      );
+    }
+    byRecord.set(index, kind);
+  }
+  const splits: BatchSplit[] = [];
+  let from = 0;
+  if (byRecord !== undefined) {
+    for (const index of [...byRecord.keys()].sort((a, b) => a - b)) {
+      splits.push({ from, to: index + 1, end: byRecord.get(index) });
+      from = index + 1;
+    }
+  }
+  if (from < size) splits.push({ from, to: size, end: batchEnd });
+  return splits;
+}
+
+/** The parts of the committer `dispatchSplits` drives (see SourceCommitter). */
+export interface SplitTarget {
+  send(
+    polled: readonly SourceRecord[],
+    produced: readonly (OutgoingRecord | null)[],
+    deadLetters: readonly OutgoingRecord[],
+  ): Promise<void>;
+  commit(): Promise<void>;
+  /** Aborts the open transaction; false when none was open. */
+  abort(): Promise<boolean>;
+}
+
+/**
+ * Sends each split of `batch` into the open transaction, committing or aborting it where the
+ * split says (a dead letter goes with the record that produced it). Resolves with the number of
+ * transactions aborted.
+ */
+export async function dispatchSplits(
+  target: SplitTarget,
+  batch: PolledBatch,
+  splits: readonly BatchSplit[],
+): Promise<number> {
+  let aborted = 0;
+  for (const { from, to, end } of splits) {
+    const part = sliceBatch(batch, from, to);
+    await target.send(part.polled, part.produced, part.deadLetters);
+    if (end === 'commit') await target.commit();
+    else if (end === 'abort' && (await target.abort())) aborted += 1;
+  }
+  return aborted;
+}

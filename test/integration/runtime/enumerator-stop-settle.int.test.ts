@@ -4,7 +4,6 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
-import type { SourceRecord } from '../../../shared/connect/records.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { TaskSourceOffsets } from '../../../shared/ports/offset-store.js';
@@ -14,7 +13,6 @@ import {
   Enumerator,
   PartitionDiscovery,
 } from '../../../shared/runtime/enumerator/enumerator.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
@@ -23,18 +21,10 @@ import {
 } from '../../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
 import { checkDelivery } from '../../support/eos-checker.js';
+import { plainPipeline } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
-const encoder = new TextEncoder();
-const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
-const plainPipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => ({
-    kind: 'produce',
-    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
-  }),
-  close: () => {},
-};
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Per source partition (`p`), the seq of the task's committed offsets. */

@@ -5,7 +5,6 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
-import type { SourceRecord } from '../../../shared/connect/records.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
@@ -15,26 +14,17 @@ import {
   PartitionDiscovery,
 } from '../../../shared/runtime/enumerator/enumerator.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
   type SourceRunOutcome,
 } from '../../../shared/runtime/source/source-task-runner.js';
 import { checkDelivery } from '../../support/eos-checker.js';
+import { plainPipeline } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
 import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
 import { testSinkDescriptor } from '../../support/test-sink.js';
 
-const encoder = new TextEncoder();
-const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
-const plainPipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => ({
-    kind: 'produce',
-    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
-  }),
-  close: () => {},
-};
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('enumerator (real broker + dynalite)', () => {

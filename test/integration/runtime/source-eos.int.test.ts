@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import type { SourceRecord } from '../../../shared/connect/records.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   AbandonedInvocation,
@@ -14,20 +12,9 @@ import {
   type SourceRuntimeDeps,
 } from '../../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
+import { plainPipeline } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
-
-const encoder = new TextEncoder();
-const toBytes = (v: unknown) => (v === null ? null : encoder.encode(String(v)));
-
-/** Strings straight to UTF-8: the protocol under test does not depend on the converters. */
-const plainPipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => ({
-    kind: 'produce',
-    record: { topic: record.topic, key: toBytes(record.key), value: toBytes(record.value) },
-  }),
-  close: () => {},
-};
 
 /** A clock that real time drives, with a skew tests push forward to expire leases. */
 class SkewClock {

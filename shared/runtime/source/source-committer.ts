@@ -17,6 +17,13 @@ export interface SourceCommitterOptions {
   /** Buffered records that trigger a send before the commit (1 = send every poll at once). */
   readonly flushAt: number;
   /**
+   * Fold each promotion into the next transaction's pending write (one store write per
+   * transaction). Off, each commit is promoted at once: for commits minutes apart (at least
+   * once, every `offsetFlushIntervalMs`) folding saves next to nothing, and a pending entry left
+   * by a crash costs its settling a read of the offsets topic.
+   */
+  readonly foldPromotions: boolean;
+  /**
    * `SourceTask.commitRecord`, called for each record of a transaction once its offsets were
    * promoted; absent when the task does not implement it.
    */
@@ -124,6 +131,7 @@ export class SourceCommitter {
     this.#committed = done.committed;
     this.#unpromoted = done;
     if (previous !== undefined) await this.#report(previous);
+    if (!this.options.foldPromotions) await this.settle();
   }
 
   /**

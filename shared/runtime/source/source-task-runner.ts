@@ -229,6 +229,7 @@ class SourceSession {
         begin,
         committed: recovered.committed,
         flushAt: deps.settings.exactlyOnce ? 5_000 : 1,
+        foldPromotions: deps.settings.exactlyOnce,
         // The base class's commitRecord does nothing: skip a call per record.
         ...(task.commitRecord === SourceTask.prototype.commitRecord
           ? {}

@@ -57,7 +57,7 @@ function fakeTransaction(
 }
 
 /** A task with a lease in a memory store, whose offset writes are logged (and can be held). */
-async function setup() {
+async function setup(foldPromotions = true) {
   const store = createMemoryStateStore();
   await store.configs.createConnector('c', { 'connector.class': 'datagen' });
   const set = await store.configs.putTaskConfigs('c', [{}], 0);
@@ -108,6 +108,7 @@ async function setup() {
     begin: async () => fakeTransaction(log, position, faults),
     committed: { seq: 0, offsets: [] },
     flushAt: 5_000,
+    foldPromotions,
     commitRecord: async (r, metadata) => {
       log.push(`commitRecord ${String(r.value)}`);
       acknowledged.push([r, metadata]);
@@ -274,6 +275,36 @@ describe('SourceCommitter', () => {
     ]);
     expect(committer.committed.offsets).toEqual([
       { partition: { p: 0 }, offset: { seq: 2 }, at: 1_000 },
+    ]);
+  });
+
+  it('promotes each commit at once when promotions are not folded (at least once)', async () => {
+    const { committer, log, store } = await setup(false);
+
+    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.commit();
+    const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.commit();
+    await committer.settle();
+
+    expect(afterFirst.committed?.seq).toBe(1);
+    expect(afterFirst.pending).toBeUndefined();
+    expect(log).toEqual([
+      'send 2',
+      'marker 1',
+      'pending 1',
+      'commit',
+      'promote 1',
+      'promoted 1',
+      'commitRecord 1',
+      'send 2',
+      'marker 2',
+      'pending 2',
+      'commit',
+      'promote 2',
+      'promoted 2',
+      'commitRecord 2',
     ]);
   });
 

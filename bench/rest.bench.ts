@@ -1,23 +1,19 @@
 import { Agent, request } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startApiServer } from '../local/api-server.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
-import { systemClock } from '../shared/ports/clock.js';
-import { silentLogger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { median, percentile, ratioLine, saveResult } from './harness.js';
-import type { BenchServices } from './services.js';
+import { type BenchServices, startChildService } from './services.js';
 
 /**
  * `rest`: the REST API through the local HTTP server over the DynamoDB adapter on dynalite, at
- * 50 concurrent keep-alive clients. Dynalite runs in a child process (see services.ts). Ours =
- * `GET /connectors/{c}/status` (one Query) and `POST /connectors` (validation + one conditional
- * write); baseline = `GET /` on the same
- * server (no store access: the HTTP, routing and JSON cost alone). Rounds alternate between
- * the three; prints requests/s with the ratio to the baseline, and p50/p99 latency (goal: p99
- * under 50 ms).
+ * 50 concurrent keep-alive clients. The server and dynalite each run in a process of their own
+ * (service-process.ts), the clients in this one. Ours = `GET /connectors/{c}/status` (one
+ * Query) and `POST /connectors` (validation + one conditional write); baseline = `GET /` on the
+ * same server (no store access: the HTTP, routing and JSON cost alone). Rounds alternate
+ * between the three; prints requests/s with the ratio to the baseline, and p50/p99 latency
+ * (goal: p99 under 50 ms).
  */
 const CLIENTS = 50;
 const REQUESTS_PER_ROUND = 2000;
@@ -125,23 +121,13 @@ export async function run(services: BenchServices): Promise<void> {
     const tableName = `bench-rest-${Date.now().toString(36)}`;
     await ensureTable(client, tableName);
     const store = createDynamoDbStateStore({ client, tableName });
-    const server = await startApiServer({
-      host: '127.0.0.1',
-      port: 0,
-      deps: {
-        store,
-        plugins: builtinRegistry(),
-        reconcile: { nudge: async () => {} },
-        clock: systemClock,
-        logger: silentLogger,
-      },
-      service: { kafkaClusterId: 'bench' },
-    });
+    // The server runs in a process of its own: its clients (below) are not in its process.
+    const server = await startChildService('rest-api', [endpoint, tableName]);
     try {
       await seedStatus(store, 'bench-status');
-      const root = new URL(`${server.url}/`);
-      const status = new URL(`${server.url}/connectors/bench-status/status`);
-      const connectors = new URL(`${server.url}/connectors`);
+      const root = new URL(`${server.endpoint}/`);
+      const status = new URL(`${server.endpoint}/connectors/bench-status/status`);
+      const connectors = new URL(`${server.endpoint}/connectors`);
       let created = 0;
       const scenarios = {
         baseline: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>

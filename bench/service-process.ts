@@ -1,21 +1,81 @@
 /**
- * One local service (dynalite or s3rver) in a process of its own, for the benchmarks: in AWS,
+ * One local service in a process of its own, for the benchmarks: dynalite or s3rver (in AWS,
  * DynamoDB and S3 are remote, so their CPU must not be charged to the event loop of the code
- * under test (nor to its baseline). Started by `BenchServices`; prints the service's endpoint
- * on its first line, and stops when its standard input ends (the benchmark process exited).
+ * under test nor to its baseline), or the local REST API server over a dynalite table (the
+ * server a benchmark's HTTP clients call, as clients are not in the server's process). Started
+ * by `BenchServices` / `startChildService`; prints the service's URL on its first line, and
+ * stops when its standard input ends (the benchmark process exited).
  *
- * Run as `tsx bench/service-process.ts dynalite|s3rver`.
+ * Run as `tsx bench/service-process.ts dynalite|s3rver` or
+ * `tsx bench/service-process.ts rest-api <dynalite endpoint> <table>`.
  */
+
+import { Agent } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startApiServer } from '../local/api-server.js';
 import { startDynalite } from '../local/services/dynalite.js';
 import { startS3rver } from '../local/services/s3rver.js';
+import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { builtinRegistry } from '../shared/plugins/registry.js';
+import { systemClock } from '../shared/ports/clock.js';
+import { silentLogger } from '../shared/ports/logger.js';
 
-const kind = process.argv[2];
-if (kind !== 'dynalite' && kind !== 's3rver') {
-  console.error('usage: service-process.ts dynalite|s3rver');
+interface Running {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+async function restApi(endpoint: string, tableName: string): Promise<Running> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // The SDK's default pool (50 sockets) would queue 50 clients' parallel requests.
+    requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: 512 }) },
+  });
+  const server = await startApiServer({
+    host: '127.0.0.1',
+    port: 0,
+    deps: {
+      store: createDynamoDbStateStore({ client, tableName }),
+      plugins: builtinRegistry(),
+      reconcile: { nudge: async () => {} },
+      clock: systemClock,
+      logger: silentLogger,
+    },
+    service: { kafkaClusterId: 'bench' },
+  });
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
+      client.destroy();
+    },
+  };
+}
+
+async function start(args: readonly string[]): Promise<Running | undefined> {
+  const [kind, endpoint, table] = args;
+  if (kind === 'dynalite') {
+    const running = await startDynalite();
+    return { url: running.endpoint, close: () => running.close() };
+  }
+  if (kind === 's3rver') {
+    const running = await startS3rver();
+    return { url: running.endpoint, close: () => running.close() };
+  }
+  if (kind === 'rest-api' && endpoint !== undefined && table !== undefined) {
+    return restApi(endpoint, table);
+  }
+  return undefined;
+}
+
+const running = await start(process.argv.slice(2));
+if (running === undefined) {
+  console.error('usage: service-process.ts dynalite|s3rver|rest-api <dynalite endpoint> <table>');
   process.exit(2);
 }
-const running = kind === 'dynalite' ? await startDynalite() : await startS3rver();
-process.stdout.write(`${running.endpoint}\n`);
+process.stdout.write(`${running.url}\n`);
 process.stdin.on('end', () => {
   void running.close().finally(() => process.exit(0));
 });

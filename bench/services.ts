@@ -12,11 +12,19 @@ export interface ChildService {
 
 const serviceProcess = fileURLToPath(new URL('./service-process.ts', import.meta.url));
 
-/** Starts `kind` in a child process of the same Node and loader (tsx) as this one. */
-export async function startChildService(kind: 'dynalite' | 's3rver'): Promise<ChildService> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, serviceProcess, kind], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+/**
+ * Starts `kind` (with `args`, see service-process.ts) in a child process of the same Node and
+ * loader (tsx) as this one.
+ */
+export async function startChildService(
+  kind: 'dynalite' | 's3rver' | 'rest-api',
+  args: readonly string[] = [],
+): Promise<ChildService> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...process.execArgv, serviceProcess, kind, ...args],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const exited = once(child, 'exit');
   const stdout = child.stdout;
   if (stdout === null) throw new Error(`${kind}: no standard output`);

@@ -163,8 +163,10 @@ export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
     documentation:
       'Write objects with If-None-Match (new objects) and If-Match (the ETag read before ' +
       'appending), so that two invocations racing on one object cannot lose records: the ' +
-      'loser fails retriably and its batch is redelivered. Disable only for S3-compatible ' +
-      'servers that reject these headers.',
+      'loser fails retriably and its batch is redelivered. A key the task has not seen exist ' +
+      'is then created without reading it first, trusting If-None-Match to refuse it when it ' +
+      'exists: disable for S3-compatible servers that reject or ignore these headers (AWS S3 ' +
+      'honours both); every write then reads the object first.',
   })
   .define({
     name: TOPICS_DIR_CONFIG,

@@ -8,6 +8,13 @@ import {
   type TransactionScope,
 } from './source-transaction.js';
 
+/** What an aborted transaction dropped. */
+export interface DroppedRecords {
+  /** Records that would have gone to their topics. */
+  readonly produced: number;
+  readonly deadLetters: number;
+}
+
 export interface SourceCommitterOptions {
   readonly scope: TransactionScope;
   /** Begins a Kafka transaction on the task's producer (one open at a time). */
@@ -139,12 +146,13 @@ export class SourceCommitter {
    * records and dead letters, and its records never reach `commitRecord`. As in Kafka Connect,
    * its source offsets are still committed, right away in a transaction of their own (offset
    * records only), so the dropped records are not polled again; that transaction promotes a
-   * committed one before it as any commit does. Resolves false when no transaction was open.
-   * If the abort fails, `unwind` hands the transaction back.
+   * committed one before it as any commit does. Resolves what it dropped (records produced and
+   * dead letters), `undefined` when no transaction was open. If the abort fails, `unwind` hands
+   * the transaction back.
    */
-  async abort(): Promise<boolean> {
+  async abort(): Promise<DroppedRecords | undefined> {
     const open = this.#open;
-    if (open === undefined) return false;
+    if (open === undefined) return undefined;
     this.#open = undefined;
     this.#committing = open;
     await open.abort();
@@ -154,7 +162,7 @@ export class SourceCommitter {
       await this.open();
       await this.commit();
     }
-    return true;
+    return { produced: open.size - open.deadLetters, deadLetters: open.deadLetters };
   }
 
   /**

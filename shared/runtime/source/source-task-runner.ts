@@ -281,7 +281,11 @@ class SourceSession {
             await committer.send(batch.polled, batch.produced, batch.deadLetters);
             if (due) await committer.commit();
           } else {
-            this.#metrics.aborted += await dispatchSplits(committer, batch, splits);
+            const aborted = await dispatchSplits(committer, batch, splits);
+            this.#metrics.aborted += aborted.transactions;
+            // What an abort dropped was not written.
+            this.#metrics.written -= aborted.produced;
+            this.#metrics.deadLettered -= aborted.deadLetters;
           }
         }
       } finally {

@@ -76,6 +76,7 @@ export class SourceTransaction {
   #lastKey = '';
   #firstPosition: TopicPartitionOffset | undefined;
   #recordCount = 0;
+  #deadLetterCount = 0;
 
   constructor(
     private readonly scope: TransactionScope,
@@ -92,6 +93,11 @@ export class SourceTransaction {
   /** The last record of each source partition this transaction advanced, by partition key. */
   get advanced(): ReadonlyMap<string, SourceRecord> {
     return this.#latest;
+  }
+
+  /** Of {@link size}, the dead letters. */
+  get deadLetters(): number {
+    return this.#deadLetterCount;
   }
 
   /** Records sent (produced or dead-lettered) so far. */
@@ -135,6 +141,7 @@ export class SourceTransaction {
       this.#bufferIndex.push(-1);
     }
     this.#recordCount += deadLetters.length;
+    this.#deadLetterCount += deadLetters.length;
     if (this.#buffer.length >= this.flushAt) await this.#flush([]);
   }
 

@@ -2,6 +2,7 @@ import { IllegalStateError } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { OutgoingRecord } from '../../ports/kafka.js';
 import { type PolledBatch, sliceBatch } from './poll-batch.js';
+import type { DroppedRecords } from './source-committer.js';
 
 /** How a connector-defined boundary ends the current transaction. */
 export type BoundaryKind = 'commit' | 'abort';
@@ -103,26 +104,41 @@ export interface SplitTarget {
     deadLetters: readonly OutgoingRecord[],
   ): Promise<void>;
   commit(): Promise<void>;
-  /** Aborts the open transaction; false when none was open. */
-  abort(): Promise<boolean>;
+  /** Aborts the open transaction; what it dropped, `undefined` when none was open. */
+  abort(): Promise<DroppedRecords | undefined>;
+}
+
+/** What {@link dispatchSplits} aborted: transactions, and the records they dropped. */
+export interface AbortedSplits {
+  readonly transactions: number;
+  readonly produced: number;
+  readonly deadLetters: number;
 }
 
 /**
  * Sends each split of `batch` into the open transaction, committing or aborting it where the
- * split says (a dead letter goes with the record that produced it). Resolves with the number of
- * transactions aborted.
+ * split says (a dead letter goes with the record that produced it). Resolves with what it
+ * aborted (an aborted transaction may hold records of earlier batches too).
  */
 export async function dispatchSplits(
   target: SplitTarget,
   batch: PolledBatch,
   splits: readonly BatchSplit[],
-): Promise<number> {
-  let aborted = 0;
+): Promise<AbortedSplits> {
+  let transactions = 0;
+  let produced = 0;
+  let deadLetters = 0;
   for (const { from, to, end } of splits) {
     const part = sliceBatch(batch, from, to);
     await target.send(part.polled, part.produced, part.deadLetters);
     if (end === 'commit') await target.commit();
-    else if (end === 'abort' && (await target.abort())) aborted += 1;
+    else if (end === 'abort') {
+      const dropped = await target.abort();
+      if (dropped === undefined) continue;
+      transactions += 1;
+      produced += dropped.produced;
+      deadLetters += dropped.deadLetters;
+    }
   }
-  return aborted;
+  return { transactions, produced, deadLetters };
 }

@@ -275,6 +275,11 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
       ...range(0, 36, 45),
     ];
     expect(await readCommitted(topic, committed.length)).toEqual(committed);
+    // The metrics count what committed transactions wrote, not what aborts dropped.
+    expect(published[0]).toMatchObject({
+      RecordsWritten: { value: committed.length },
+      RecordsDeadLettered: { value: 1 },
+    });
     expect(await readCommitted(`${topic}-dlq`, 1)).toEqual([
       JSON.stringify({ p: 0, seq: 2, bad: true }),
     ]);

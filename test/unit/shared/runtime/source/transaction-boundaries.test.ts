@@ -190,23 +190,25 @@ describe('dispatchSplits', () => {
   /** A committer that logs what it is given; `abort` answers whether a transaction was open. */
   function target(): { log: string[]; target: SplitTarget } {
     const log: string[] = [];
-    let open = false;
+    let open: { produced: number; deadLetters: number } | undefined;
     return {
       log,
       target: {
         send: async (polled, produced, deadLetters) => {
-          open = true;
           const values = polled.map((r) => r.value).join(',');
           const sent = produced.filter((r) => r !== null).length;
+          open ??= { produced: 0, deadLetters: 0 };
+          open.produced += sent;
+          open.deadLetters += deadLetters.length;
           log.push(`send [${values}] produced=${sent} dlq=${deadLetters.map((r) => r.topic)}`);
         },
         commit: async () => {
-          open = false;
+          open = undefined;
           log.push('commit');
         },
         abort: async () => {
           const was = open;
-          open = false;
+          open = undefined;
           log.push('abort');
           return was;
         },
@@ -239,7 +241,7 @@ describe('dispatchSplits', () => {
       'abort',
       'send [5] produced=1 dlq=',
     ]);
-    expect(aborted).toBe(1);
+    expect(aborted).toEqual({ transactions: 1, produced: 1, deadLetters: 1 });
   });
 
   it('sends the batch as it is when it is not split', async () => {
@@ -257,7 +259,7 @@ describe('dispatchSplits', () => {
         sent.push(p, produced);
       },
       commit: async () => {},
-      abort: async () => true,
+      abort: async () => ({ produced: 0, deadLetters: 0 }),
     };
 
     await dispatchSplits(committer, batch, [{ from: 0, to: 2, end: undefined }]);

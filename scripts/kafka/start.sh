@@ -2,7 +2,10 @@
 # Starts the pinned single-node KRaft broker (combined broker + controller) on loopback and
 # waits until it serves requests. Running it while the broker is up is harmless.
 # Settings: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1), KAFKA_HEAP (1G),
-# KAFKA_START_TIMEOUT seconds (120).
+# KAFKA_START_TIMEOUT seconds (120). With KAFKA_SASL_PORT set, a SASL_PLAINTEXT listener on that
+# port takes SCRAM-SHA-256 and SCRAM-SHA-512 logins of KAFKA_SCRAM_USER / KAFKA_SCRAM_PASSWORD
+# (credentials are stored when the storage is formatted, so use it with a fresh KAFKA_HOME_DIR);
+# `npm run check:auth` starts such a broker beside the test broker.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 pid="$(kafka_running_pid)"
@@ -23,15 +26,27 @@ fi
 
 mkdir -p "$KAFKA_DATA_DIR" "$KAFKA_LOG_DIR"
 CONFIG="$KAFKA_HOME_DIR/server.properties"
+listeners="PLAINTEXT://127.0.0.1:$KAFKA_PORT"
+protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+format_scram=()
+if [ -n "${KAFKA_SASL_PORT:-}" ]; then
+  listeners="$listeners,SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
+  protocols="$protocols,SASL_PLAINTEXT:SASL_PLAINTEXT"
+  : "${KAFKA_SCRAM_USER:?KAFKA_SCRAM_USER is required with KAFKA_SASL_PORT}"
+  : "${KAFKA_SCRAM_PASSWORD:?KAFKA_SCRAM_PASSWORD is required with KAFKA_SASL_PORT}"
+  for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+    format_scram+=(--add-scram "$mechanism=[name=$KAFKA_SCRAM_USER,password=$KAFKA_SCRAM_PASSWORD]")
+  done
+fi
 cat >"$CONFIG" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=$listeners,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=$listeners
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=$protocols
 log.dirs=$KAFKA_DATA_DIR
 num.partitions=1
 auto.create.topics.enable=true
@@ -46,13 +61,21 @@ group.initial.rebalance.delay.ms=0
 log.retention.hours=24
 log.segment.bytes=67108864
 PROPS
+if [ -n "${KAFKA_SASL_PORT:-}" ]; then
+  cat >>"$CONFIG" <<PROPS
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+PROPS
+fi
 
 CLASSPATH_ARG="$KAFKA_LIB_DIR/*"
 if [ ! -f "$KAFKA_DATA_DIR/meta.properties" ]; then
   cluster_id="$("$JAVA" -cp "$CLASSPATH_ARG" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
   kafka_log "formatting KRaft storage (cluster $cluster_id)"
   "$JAVA" -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" -Dkafka.logs.dir="$KAFKA_LOG_DIR" \
-    -cp "$CLASSPATH_ARG" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >"$KAFKA_LOG_DIR/format.log" 2>&1 || {
+    -cp "$CLASSPATH_ARG" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${format_scram[@]}" \
+    >"$KAFKA_LOG_DIR/format.log" 2>&1 || {
     cat "$KAFKA_LOG_DIR/format.log" >&2
     exit 1
   }

@@ -35,6 +35,10 @@ import type { DynamoTable, WriteResult } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
+/** Copies pending to committed (operands are read from the item as it was before the update). */
+const PENDING_TO_COMMITTED = `#${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets}`;
+/** Promotes pending: the shared update of `promotePendingSourceOffsets` and the fencing settle. */
+const PROMOTE_UPDATE = `SET ${PENDING_TO_COMMITTED} REMOVE ${PENDING_ATTRS}`;
 const ABOVE_COMMITTED = (seq: string) =>
   `(attribute_not_exists(#${ATTR.committedSeq}) OR #${ATTR.committedSeq} < ${seq})`;
 /** Attempts at the admin entry's conditional write before `StaleVersionError`. */
@@ -116,7 +120,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
-        update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets} REMOVE ${PENDING_ATTRS}`,
+        update: PROMOTE_UPDATE,
         condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
         values: { ...fenceValues(fence), ':seq': num(seq) },
       },
@@ -155,7 +159,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
-        update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets}, #${ATTR.pendingSeq} = :next, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
+        update: `SET ${PENDING_TO_COMMITTED}, #${ATTR.pendingSeq} = :next, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
         condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
         values: {
           ...fenceValues(fence),
@@ -202,7 +206,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       outcome === 'committed'
         ? {
-            update: `SET #${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets} REMOVE ${PENDING_ATTRS}`,
+            update: PROMOTE_UPDATE,
             condition: `${unleased} AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
             values: { ':epoch': num(revokedEpoch), ':seq': num(seq) },
           }

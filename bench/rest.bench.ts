@@ -30,8 +30,7 @@ function send(
   url: URL,
   method: string,
   body: string | undefined,
-): Promise<{ status: number; ms: number }> {
-  const started = process.hrtime.bigint();
+): Promise<{ status: number }> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -42,12 +41,7 @@ function send(
       },
       (res) => {
         res.resume();
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-          }),
-        );
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
       },
     );
     req.on('error', reject);
@@ -55,28 +49,41 @@ function send(
   });
 }
 
-/** `total` requests from `clients` concurrent clients; fails on any unexpected status. */
-async function load(
-  agent: Agent,
+/** `total` calls of `call` from `clients` concurrent clients, each call timed. */
+async function closedLoop(
   total: number,
   clients: number,
-  next: (i: number) => { url: URL; method: string; body?: string; expect: number },
+  call: (i: number) => Promise<void>,
 ): Promise<Sample> {
   const latenciesMs: number[] = [];
   let issued = 0;
   const started = process.hrtime.bigint();
   const client = async () => {
     while (issued < total) {
-      const r = next(issued);
+      const i = issued;
       issued += 1;
-      const { status, ms } = await send(agent, r.url, r.method, r.body);
-      if (status !== r.expect) throw new Error(`${r.method} ${r.url.pathname}: ${status}`);
-      latenciesMs.push(ms);
+      const began = process.hrtime.bigint();
+      await call(i);
+      latenciesMs.push(Number(process.hrtime.bigint() - began) / 1e6);
     }
   };
   await Promise.all(Array.from({ length: clients }, client));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { perSecond: total / seconds, latenciesMs };
+}
+
+/** `total` requests from `clients` concurrent clients; fails on any unexpected status. */
+function load(
+  agent: Agent,
+  total: number,
+  clients: number,
+  next: (i: number) => { url: URL; method: string; body?: string; expect: number },
+): Promise<Sample> {
+  return closedLoop(total, clients, async (i) => {
+    const r = next(i);
+    const { status } = await send(agent, r.url, r.method, r.body);
+    if (status !== r.expect) throw new Error(`${r.method} ${r.url.pathname}: ${status}`);
+  });
 }
 
 async function seedStatus(store: StateStore, name: string): Promise<void> {
@@ -147,14 +154,39 @@ export async function run(services: BenchServices): Promise<void> {
               expect: 201,
             };
           }),
+        // The floors: the state-store call behind each endpoint, made straight from this
+        // process through the same adapter (no HTTP server), at the same concurrency.
+        statusStore: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>
+          closedLoop(total, clients, async () => {
+            const snapshot = await store.status.getConnectorSnapshot('bench-status');
+            if (snapshot === undefined) throw new Error('bench-status is missing');
+          }),
+        createStore: (clients = CLIENTS, total = REQUESTS_PER_ROUND) =>
+          closedLoop(total, clients, async () => {
+            created += 1;
+            const name = `bench-${created}`;
+            await store.configs.createConnector(name, {
+              name,
+              'connector.class': 'datagen',
+              'kafka.topic': 'bench',
+            });
+          }),
       };
       // Warm-up, discarded.
       await scenarios.baseline();
       await scenarios.status();
       await scenarios.create();
-      const samples = { baseline: [] as Sample[], status: [] as Sample[], create: [] as Sample[] };
+      await scenarios.statusStore();
+      await scenarios.createStore();
+      const samples = {
+        baseline: [] as Sample[],
+        status: [] as Sample[],
+        create: [] as Sample[],
+        statusStore: [] as Sample[],
+        createStore: [] as Sample[],
+      };
       for (let round = 0; round < ROUNDS; round += 1) {
-        const order = (['baseline', 'status', 'create'] as const).map(
+        const order = (['baseline', 'status', 'create', 'statusStore', 'createStore'] as const).map(
           (_, i, all) => all[(i + round) % all.length] as keyof typeof scenarios,
         );
         for (const name of order) samples[name].push(await scenarios[name]());
@@ -171,6 +203,8 @@ export async function run(services: BenchServices): Promise<void> {
         baseline: summary(samples.baseline),
         status: summary(samples.status),
         create: summary(samples.create),
+        statusStore: summary(samples.statusStore),
+        createStore: summary(samples.createStore),
         singleClient: single,
       };
       for (const name of ['status', 'create'] as const) {
@@ -178,6 +212,10 @@ export async function run(services: BenchServices): Promise<void> {
         console.log(ratioLine(`rest-${name}`, r.perSecond, result.baseline.perSecond));
         console.log(
           `rest-${name}: ${CLIENTS} clients p50=${r.p50Ms.toFixed(1)}ms p99=${r.p99Ms.toFixed(1)}ms (baseline GET / p50=${result.baseline.p50Ms.toFixed(1)}ms p99=${result.baseline.p99Ms.toFixed(1)}ms; goal p99 < 50ms: ${r.p99Ms < 50 ? 'met' : 'not met'})`,
+        );
+        const floor = result[`${name}Store`];
+        console.log(
+          `rest-${name}: floor (its store call straight to dynalite from the clients' process, no server) ${Math.round(floor.perSecond)}/s p50=${floor.p50Ms.toFixed(1)}ms p99=${floor.p99Ms.toFixed(1)}ms`,
         );
         const one = single[name];
         console.log(

@@ -111,15 +111,10 @@ export async function run(services: BenchServices): Promise<void> {
   try {
     await bench.compare(
       async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
-      async () => {
-        const slice = bench.nextSlice('baseline');
-        for (const batch of items[slice.index] ?? []) {
-          await forEachLimited(batch, CONCURRENCY, (item) =>
-            client.send(new PutItemCommand({ TableName: baselineTable, Item: item })),
-          );
-        }
-        return slice.count;
-      },
+      (slice, batch) =>
+        forEachLimited(items[slice.index]?.[batch] ?? [], CONCURRENCY, (item) =>
+          client.send(new PutItemCommand({ TableName: baselineTable, Item: item })),
+        ),
     );
   } finally {
     await runtime.tasks.closeAll();

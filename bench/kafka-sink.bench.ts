@@ -110,18 +110,16 @@ export async function run(services: BenchServices): Promise<void> {
   try {
     await bench.compare(
       async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
-      async () => {
-        const slice = bench.nextSlice('baseline');
-        for (const { messages, next } of batches[slice.index] ?? []) {
-          const tx = await producer.transaction();
-          await tx.send({ topic: bareTopic, messages });
-          await tx.sendOffsets({
-            consumerGroupId: bareGroup,
-            topics: [{ topic: bench.topic, partitions: [{ partition: 0, offset: next }] }],
-          });
-          await tx.commit();
-        }
-        return slice.count;
+      async (slice, batch) => {
+        const work = batches[slice.index]?.[batch];
+        if (work === undefined) return;
+        const tx = await producer.transaction();
+        await tx.send({ topic: bareTopic, messages: work.messages });
+        await tx.sendOffsets({
+          consumerGroupId: bareGroup,
+          topics: [{ topic: bench.topic, partitions: [{ partition: 0, offset: work.next }] }],
+        });
+        await tx.commit();
       },
     );
   } finally {

@@ -107,22 +107,17 @@ export async function run(services: BenchServices): Promise<void> {
   try {
     await bench.compare(
       async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
-      async () => {
-        const slice = bench.nextSlice('baseline');
-        for (const batch of objects[slice.index] ?? []) {
-          await forEachLimited(batch, CONCURRENCY, (o) =>
-            s3.send(
-              new PutObjectCommand({
-                Bucket: bucket,
-                Key: o.key,
-                Body: o.body,
-                ContentType: 'application/x-ndjson',
-              }),
-            ),
-          );
-        }
-        return slice.count;
-      },
+      (slice, batch) =>
+        forEachLimited(objects[slice.index]?.[batch] ?? [], CONCURRENCY, (o) =>
+          s3.send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: o.key,
+              Body: o.body,
+              ContentType: 'application/x-ndjson',
+            }),
+          ),
+        ),
     );
   } finally {
     await runtime.tasks.closeAll();

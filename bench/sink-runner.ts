@@ -26,6 +26,12 @@ import type { BenchServices } from './services.js';
  * ESM events of the slice's batches (built before timing, as the mapping delivers them);
  * baseline = the raw client doing the same writes, prepared before timing too. Then where
  * ours' time goes: p50/p99 per step, per invocation.
+ *
+ * `<name>-floor` compares the protocol's own floor with the same baseline: per batch, the state
+ * read the sink protocol needs (`getSinkSnapshot`, one Query), the baseline's writes of the
+ * batch, then each partition's sink offset write (conditional UpdateItems, in parallel), through
+ * the same store adapter with no sink runtime. No implementation of the protocol can beat it on
+ * these services; the distance between ours and the floor is the runtime's own cost.
  */
 
 export const ROUNDS = 5;
@@ -141,16 +147,26 @@ export interface SinkBench {
   readonly timings: Timings;
   /** Every slice, for preparing the baseline's writes before timing. */
   readonly slices: readonly Slice[];
-  /** The next slice for `side` (each side walks the same slices). */
-  nextSlice(side: 'ours' | 'baseline'): Slice;
+  /**
+   * The next slice for `side` (each side walks the same slices; ours once, since it skips what
+   * it wrote; the raw sides start over when they reach the end).
+   */
+  nextSlice(side: 'ours' | 'baseline' | 'floor'): Slice;
   /** Stores `config` as connector `name` (one task owning every partition). */
   createConnector(name: string, config: Record<string, string>): Promise<void>;
   /** A warm container's runtime over `plugins`, its state store calls timed. */
   runtime(plugins: PluginRegistry): SinkRuntimeDeps;
   /** Runs the slice's events through `runSinkInvocation`; returns the records written. */
   runOurs(deps: SinkRuntimeDeps, connector: string, slice: Slice): Promise<number>;
-  /** Compares, prints the ratio line, saves results; then prints ours' steps. */
-  compare(ours: () => Promise<number>, baseline: () => Promise<number>): Promise<void>;
+  /**
+   * Compares ours with the baseline (every batch of a slice written by `writeBatch`), prints the
+   * ratio line, saves results and prints ours' steps; then compares the protocol floor (see the
+   * module notes) with the baseline.
+   */
+  compare(
+    ours: () => Promise<number>,
+    writeBatch: (slice: Slice, batch: number) => Promise<unknown>,
+  ): Promise<void>;
 }
 
 function slicesOf(input: readonly (readonly InputRecord[])[], options: SinkBenchOptions): Slice[] {
@@ -191,11 +207,21 @@ export async function prepareSinkBench(
   const tableName = `${prefix}-state`;
   await ensureTable(client, tableName);
   const timings = new Timings();
-  const store = timedStore(
-    createDynamoDbStateStore({ client, tableName, clock: systemClock }),
-    timings,
-  );
-  const next = { ours: 0, baseline: 0 };
+  const rawStore = createDynamoDbStateStore({ client, tableName, clock: systemClock });
+  const store = timedStore(rawStore, timings);
+  const createConnector = async (name: string, config: Record<string, string>) => {
+    await rawStore.configs.createConnector(name, config);
+    const ids = input.map((_, p) => `${topic}-${p}`).join(',');
+    await rawStore.configs.putTaskConfigs(name, [{ ...config, [TASK_PARTITIONS_KEY]: ids }], 0);
+  };
+  const next = { ours: 0, baseline: 0, floor: 0 };
+  const nextSlice = (side: keyof typeof next): Slice => {
+    const slice = slices[side === 'ours' ? next[side] : next[side] % slices.length];
+    if (slice === undefined) throw new Error(`no slice left for ${side}`);
+    next[side] += 1;
+    return slice;
+  };
+  const floorConnector = `${prefix}-floor`;
   return {
     topic,
     brokers,
@@ -204,16 +230,11 @@ export async function prepareSinkBench(
     prefix,
     timings,
     slices,
-    nextSlice(side) {
-      const slice = slices[next[side]];
-      if (slice === undefined) throw new Error(`no slice left for ${side}`);
-      next[side] += 1;
-      return slice;
-    },
+    nextSlice,
     async createConnector(name, config) {
-      await store.configs.createConnector(name, config);
-      const ids = input.map((_, p) => `${topic}-${p}`).join(',');
-      await store.configs.putTaskConfigs(name, [{ ...config, [TASK_PARTITIONS_KEY]: ids }], 0);
+      await createConnector(name, config);
+      // The floor reads a connector of the same shape and moves its own offsets.
+      await createConnector(floorConnector, { ...config, name: floorConnector });
     },
     runtime(plugins) {
       return {
@@ -243,7 +264,28 @@ export async function prepareSinkBench(
       }
       return written;
     },
-    async compare(ours, baseline) {
+    async compare(ours, writeBatch) {
+      const baseline = async () => {
+        const slice = nextSlice('baseline');
+        for (let b = 0; b < slice.batches.length; b += 1) await writeBatch(slice, b);
+        return slice.count;
+      };
+      const floor = async () => {
+        const slice = nextSlice('floor');
+        for (let b = 0; b < slice.batches.length; b += 1) {
+          const snapshot = await rawStore.status.getSinkSnapshot(floorConnector);
+          if (snapshot === undefined) throw new Error(`${floorConnector} is missing`);
+          await writeBatch(slice, b);
+          const last = new Map<number, number>();
+          for (const r of slice.batches[b] ?? []) last.set(r.partition, r.offset);
+          await Promise.all(
+            [...last].map(([partition, offset]) =>
+              rawStore.offsets.commitSinkOffset(floorConnector, { topic, partition, offset }),
+            ),
+          );
+        }
+        return slice.count;
+      };
       let warm = true;
       await compareThroughput({
         name: options.name,
@@ -262,6 +304,13 @@ export async function prepareSinkBench(
         baseline,
       });
       await timings.report(options.name);
+      await compareThroughput({
+        name: `${options.name}-floor`,
+        unit: 'records',
+        rounds: ROUNDS,
+        ours: floor,
+        baseline,
+      });
     },
   };
 }

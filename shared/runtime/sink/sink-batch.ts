@@ -12,6 +12,7 @@ import type { OffsetStore } from '../../ports/offset-store.js';
 import type { ConsumedRecord } from '../error-stage.js';
 import { retryBackoffMs } from '../retry-with-tolerance.js';
 import type { EsmPartitionBatch } from './esm-event.js';
+import type { SinkPipelineResult } from './sink-pipeline.js';
 import type { SinkPartitionSummary } from './sink-runtime-types.js';
 import type { StartedSinkTask } from './sink-task-start.js';
 
@@ -112,8 +113,10 @@ export async function writeTaskBatch(
     }
     const records: SinkRecord[] = [];
     const writtenTo: PartitionTally[] = [];
-    for (const { record, tally } of fresh) {
-      const result = await pipeline.process(record);
+    const results = await pipeline.processBatch(fresh.map((f) => f.record));
+    for (let i = 0; i < fresh.length; i += 1) {
+      const { tally } = fresh[i] as (typeof fresh)[number];
+      const result = results[i] as SinkPipelineResult;
       if (result.kind === 'put') {
         records.push(result.record);
         writtenTo.push(tally);

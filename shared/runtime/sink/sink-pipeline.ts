@@ -2,18 +2,27 @@
  * The per-record path of a sink task (Connect's `WorkerSinkTask.convertAndTransformRecord`):
  * key, value and header converters, then the `transforms` chain, each run by the
  * retry-with-tolerance operator; and the errant record reporter a task calls from `put`.
+ *
+ * Converters and transformations are synchronous, so a record runs through them directly; only
+ * when a stage throws does the record continue under the operator, from that stage, with the
+ * error as the stage's first attempt (retries, tolerance and reporting exactly as if the operator
+ * had run every stage: on success the operator only returns the value). The source pipeline
+ * does the same (record-pipeline.ts).
  */
 import type { ParsedSinkConnectorConfig } from '../../connect/connector-config.js';
+import { IllegalStateError } from '../../connect/errors.js';
 import { Headers } from '../../connect/headers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import { SinkRecord } from '../../connect/records.js';
+import type { SchemaAndValue } from '../../connect/schema.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { createConverterSet } from '../converter-set.js';
 import type { DeadLetterSink } from '../dead-letter.js';
-import type { ErrorHandlingMetrics } from '../error-stage.js';
+import type { ErrorHandlingMetrics, Stage } from '../error-stage.js';
 import { type ConsumedRecord, ProcessingContext } from '../error-stage.js';
 import { createTaskErrorHandler, transformationClassOf } from '../pipeline-support.js';
+import type { ExecutingClass } from '../retry-with-tolerance.js';
 import { buildTransformationChain } from '../transformation-chain.js';
 
 /** What became of one consumed record. */
@@ -31,6 +40,8 @@ export type SinkPipelineResult =
  */
 export interface SinkRecordPipeline {
   process(record: ConsumedRecord): Promise<SinkPipelineResult>;
+  /** `process` of each record in turn (one promise for the batch; the same results). */
+  processBatch(records: readonly ConsumedRecord[]): Promise<SinkPipelineResult[]>;
   /**
    * Whether tasks get an errant record reporter: a DLQ topic is set, `errors.log.enable` is
    * true, or `errors.tolerance=all`.
@@ -63,6 +74,41 @@ export interface SinkPipelineDeps {
   readonly deadLetters?: DeadLetterSink;
 }
 
+const KEY = 0;
+const VALUE = 1;
+const HEADERS = 2;
+const TRANSFORM = 3;
+
+/** What the stages before the failing one produced. */
+interface Progress {
+  key?: SchemaAndValue;
+  value?: SchemaAndValue;
+  headers?: Headers;
+}
+
+const filtered: SinkPipelineResult = { kind: 'filtered' };
+
+/** The record `put` gets before transformations. */
+function sinkRecordOf(
+  consumed: ConsumedRecord,
+  key: SchemaAndValue,
+  value: SchemaAndValue,
+  headers: Headers,
+): SinkRecord {
+  return new SinkRecord({
+    topic: consumed.topic,
+    kafkaPartition: consumed.partition,
+    kafkaOffset: consumed.offset,
+    keySchema: key.schema,
+    key: key.value,
+    valueSchema: value.schema,
+    value: value.value,
+    timestamp: consumed.timestampType === 'NoTimestampType' ? null : (consumed.timestamp ?? null),
+    timestampType: consumed.timestampType ?? 'NoTimestampType',
+    headers,
+  });
+}
+
 /** The raw headers of a consumed record, as converters read them (bytes, no schema). */
 function rawHeaders(record: ConsumedRecord): Headers {
   const headers = new Headers();
@@ -93,66 +139,111 @@ export function buildSinkPipeline(
     deadLettered: deadLetterQueueEnabled,
   });
 
+  const convertKey = (consumed: ConsumedRecord, raw: Headers) =>
+    converters.key.toConnectData(consumed.topic, raw, consumed.key);
+  const convertValue = (consumed: ConsumedRecord, raw: Headers) =>
+    converters.value.toConnectData(consumed.topic, raw, consumed.value);
+  const convertHeaders = (consumed: ConsumedRecord): Headers => {
+    const out = new Headers();
+    for (const h of consumed.headers) {
+      const converted = converters.header.toConnectHeader(consumed.topic, h.key, h.value);
+      out.add(h.key, converted.value, converted.schema);
+    }
+    return out;
+  };
+  const transformed = (out: SinkRecord | null): SinkPipelineResult =>
+    out === null ? filtered : { kind: 'put', record: out };
+
+  /** Continues `consumed` under the operator from stage `from`, whose first attempt threw. */
+  async function resume(
+    consumed: ConsumedRecord,
+    raw: Headers,
+    from: number,
+    first: { readonly error: unknown },
+    progress: Progress,
+  ): Promise<SinkPipelineResult> {
+    const context = ProcessingContext.forConsumed(consumed);
+    let pending: { readonly error: unknown } | undefined = first;
+    const run = <V>(stage: Stage, className: ExecutingClass, operation: () => V) =>
+      operator.execute(
+        stage,
+        className,
+        () => {
+          const error = pending;
+          pending = undefined;
+          if (error !== undefined) throw error.error;
+          return operation();
+        },
+        context,
+      );
+    let { key, value, headers } = progress;
+    if (from <= KEY) {
+      const converted = await run('KEY_CONVERTER', converters.keyClass, () =>
+        convertKey(consumed, raw),
+      );
+      if (converted.failed) return failed();
+      key = converted.value;
+    }
+    if (from <= VALUE) {
+      const converted = await run('VALUE_CONVERTER', converters.valueClass, () =>
+        convertValue(consumed, raw),
+      );
+      if (converted.failed) return failed();
+      value = converted.value;
+    }
+    if (from <= HEADERS) {
+      const converted = await run('HEADER_CONVERTER', converters.headerClass, () =>
+        convertHeaders(consumed),
+      );
+      if (converted.failed) return failed();
+      headers = converted.value;
+    }
+    if (key === undefined || value === undefined || headers === undefined) {
+      throw new IllegalStateError(`stage ${from} resumed without the stages before it`);
+    }
+    const record = sinkRecordOf(consumed, key, value, headers);
+    const out = await run('TRANSFORMATION', transformationClassOf, () => chain.apply(record));
+    return out.failed ? failed() : transformed(out.value);
+  }
+
+  /** The record's result, synchronously unless a stage threw (then under the operator). */
+  function processOne(consumed: ConsumedRecord): SinkPipelineResult | Promise<SinkPipelineResult> {
+    const raw = rawHeaders(consumed);
+    const progress: Progress = {};
+    let stage = KEY;
+    try {
+      const key = convertKey(consumed, raw);
+      progress.key = key;
+      stage = VALUE;
+      const value = convertValue(consumed, raw);
+      progress.value = value;
+      stage = HEADERS;
+      const headers = convertHeaders(consumed);
+      progress.headers = headers;
+      stage = TRANSFORM;
+      return transformed(chain.apply(sinkRecordOf(consumed, key, value, headers)));
+    } catch (error) {
+      return resume(consumed, raw, stage, { error }, progress);
+    }
+  }
+
   return {
     metrics,
     errantReporting:
       deadLetterQueueEnabled || config.errors.logEnable || config.errors.tolerance === 'all',
 
     async process(consumed: ConsumedRecord): Promise<SinkPipelineResult> {
-      const context = ProcessingContext.forConsumed(consumed);
-      const { topic } = consumed;
-      const raw = rawHeaders(consumed);
-      const key = await operator.execute(
-        'KEY_CONVERTER',
-        converters.keyClass,
-        () => converters.key.toConnectData(topic, raw, consumed.key),
-        context,
-      );
-      if (key.failed) return failed();
-      const value = await operator.execute(
-        'VALUE_CONVERTER',
-        converters.valueClass,
-        () => converters.value.toConnectData(topic, raw, consumed.value),
-        context,
-      );
-      if (value.failed) return failed();
-      const headers = await operator.execute(
-        'HEADER_CONVERTER',
-        converters.headerClass,
-        () => {
-          const out = new Headers();
-          for (const h of consumed.headers) {
-            const converted = converters.header.toConnectHeader(topic, h.key, h.value);
-            out.add(h.key, converted.value, converted.schema);
-          }
-          return out;
-        },
-        context,
-      );
-      if (headers.failed) return failed();
-      const record = new SinkRecord({
-        topic,
-        kafkaPartition: consumed.partition,
-        kafkaOffset: consumed.offset,
-        keySchema: key.value.schema,
-        key: key.value.value,
-        valueSchema: value.value.schema,
-        value: value.value.value,
-        timestamp:
-          consumed.timestampType === 'NoTimestampType' ? null : (consumed.timestamp ?? null),
-        timestampType: consumed.timestampType ?? 'NoTimestampType',
-        headers: headers.value,
-      });
-      const transformed = await operator.execute(
-        'TRANSFORMATION',
-        transformationClassOf,
-        () => chain.apply(record),
-        context,
-      );
-      if (transformed.failed) return failed();
-      return transformed.value === null
-        ? { kind: 'filtered' }
-        : { kind: 'put', record: transformed.value };
+      return processOne(consumed);
+    },
+
+    async processBatch(records: readonly ConsumedRecord[]): Promise<SinkPipelineResult[]> {
+      const results: SinkPipelineResult[] = new Array(records.length);
+      for (let i = 0; i < records.length; i += 1) {
+        const result = processOne(records[i] as ConsumedRecord);
+        // One record at a time: a failing record is reported (and dead-lettered) before the next.
+        results[i] = result instanceof Promise ? await result : result;
+      }
+      return results;
     },
 
     async reportErrant(record, error, taskClass, consumed) {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { RetriableError } from '../../../../../shared/connect/errors.js';
+import type { ReadonlyHeaders } from '../../../../../shared/connect/headers.js';
 import { SinkRecord } from '../../../../../shared/connect/records.js';
+import type { SchemaAndValue } from '../../../../../shared/connect/schema.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
+import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSinkPipeline } from '../../../../../shared/runtime/sink/sink-pipeline.js';
@@ -12,14 +16,41 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array | null | undefined) =>
   bytes === null || bytes === undefined ? null : new TextDecoder().decode(bytes);
 
-function pipeline(extra: Record<string, string>) {
+/** A StringConverter whose first `failures` conversions to Connect data throw retriably. */
+class FlakyConverter extends StringConverter {
+  calls = 0;
+  constructor(private readonly failures: number) {
+    super();
+  }
+  override toConnectData(
+    topic: string,
+    headers: ReadonlyHeaders,
+    bytes: Uint8Array | null,
+  ): SchemaAndValue {
+    this.calls += 1;
+    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
+    return super.toConnectData(topic, headers, bytes);
+  }
+}
+
+function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   const config = parseConnectorConfig(
     { name: 'orders-sink', 'connector.class': 'x', topics: 'orders', ...extra },
     'sink',
   );
   const dlq = recordingSink();
+  const plugins = builtinRegistry();
+  if (flaky !== undefined) {
+    plugins.register({
+      className: 'test.FlakyConverter',
+      aliases: [],
+      type: 'converter',
+      version: '1',
+      create: () => flaky,
+    });
+  }
   const built = buildSinkPipeline(config, 2, {
-    plugins: builtinRegistry(),
+    plugins,
     logger: silentLogger,
     clock: { now: () => 0 },
     sleep: async () => {},
@@ -95,5 +126,83 @@ describe('buildSinkPipeline', () => {
     await expect(built.reportErrant(record, new Error('no'), 'MyTask', consumed)).rejects.toThrow(
       'Tolerance exceeded',
     );
+  });
+
+  it('gives a batch the results of its records one by one: a bad value is dead-lettered in place', async () => {
+    const { built, dlq } = pipeline({
+      'key.converter': STRING,
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': 'dlq',
+      'errors.deadletterqueue.context.headers.enable': 'true',
+    });
+    const at = (offset: number, value: string) => ({ ...consumed, offset, value: utf8(value) });
+
+    const results = await built.processBatch([
+      at(1, '{"id":1}'),
+      at(2, '{not json'),
+      at(3, '{"id":3}'),
+    ]);
+
+    expect(results.map((r) => r.kind)).toEqual(['put', 'failed', 'put']);
+    expect(results.map((r) => (r.kind === 'put' ? r.record.kafkaOffset : -1))).toEqual([1, -1, 3]);
+    expect(dlq.sent.map((r) => text(r.value))).toEqual(['{not json']);
+    const stage = dlq.sent[0]?.headers?.find((h) => h.key === '__connect.errors.stage');
+    expect(text(stage?.value)).toBe('VALUE_CONVERTER');
+    expect(built.metrics.totalRecordErrors).toBe(1);
+  });
+
+  it('retries a retriable converter failure under errors.retry.timeout, counting its first attempt', async () => {
+    const flaky = new FlakyConverter(2);
+    const { built } = pipeline(
+      {
+        'key.converter': STRING,
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '60000',
+        'errors.retry.delay.max.ms': '0',
+      },
+      flaky,
+    );
+
+    const [result] = await built.processBatch([{ ...consumed, value: utf8('v') }]);
+
+    expect(result?.kind === 'put' ? result.record.value : undefined).toBe('v');
+    expect(flaky.calls).toBe(3); // two failed attempts, then the one that worked
+    expect(built.metrics.totalRetries).toBe(2);
+  });
+
+  it('fails on the first failed attempt when errors.retry.timeout is 0 and nothing is tolerated', async () => {
+    const flaky = new FlakyConverter(1);
+    const { built } = pipeline({ 'key.converter': 'test.FlakyConverter' }, flaky);
+
+    await expect(built.processBatch([consumed])).rejects.toThrow(/Tolerance exceeded/);
+    expect(flaky.calls).toBe(1); // no second attempt, which would have worked
+  });
+
+  it('skips a record a transformation drops, and one whose transformation fails when tolerated', async () => {
+    const { built } = pipeline({
+      'key.converter': STRING,
+      'value.converter': STRING,
+      'errors.tolerance': 'all',
+      transforms: 'drop,cast',
+      'transforms.drop.type': 'org.apache.kafka.connect.transforms.Filter',
+      'transforms.drop.predicate': 'isTombstone',
+      predicates: 'isTombstone',
+      'predicates.isTombstone.type':
+        'org.apache.kafka.connect.transforms.predicates.RecordIsTombstone',
+      'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
+      'transforms.cast.spec': 'int32',
+    });
+
+    const results = await built.processBatch([
+      { ...consumed, offset: 1, value: null },
+      { ...consumed, offset: 2, value: utf8('not a number') },
+      { ...consumed, offset: 3, value: utf8('42') },
+    ]);
+
+    expect(results.map((r) => r.kind)).toEqual(['filtered', 'failed', 'put']);
+    expect(results[2]?.kind === 'put' ? results[2].record.value : undefined).toBe(42);
+    expect(built.metrics.totalRecordErrors).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
+import { STATE_TABLE } from '../shared/adapters/dynamodb/table-schema.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { parseConnectorConfig } from '../shared/connect/connector-config.js';
 import type { SourceRecord } from '../shared/connect/records.js';
@@ -38,6 +39,14 @@ import type { BenchServices } from './services.js';
  * timestamp). A second comparison, `<name>-same-records`, gives it the byte-identical records
  * the runner produces (the JsonConverter key with its schema, the `datagen.partition` and
  * `datagen.seq` headers, the poll's timestamp), built before timing.
+ *
+ * `source-eos-floor` compares the protocol's own floor with that same-records baseline: the
+ * bare producer doing what every exactly-once transaction of docs/exactly-once-source.md must
+ * do, with raw clients and nothing else: the same records plus one Connect offset record in one
+ * send, then the commit marker (sendOffsets) and the `pending` write (one conditional UpdateItem
+ * of a few hundred bytes, raw SDK) at the same time, then the commit. No implementation of the
+ * protocol can beat it on these services; the distance between ours and the floor is the
+ * runtime's own cost (at least once has no per-batch protocol cost: its floor is the baseline).
  */
 const perRound = 10_000;
 const batch = 500;
@@ -262,6 +271,58 @@ export async function runSourceBench(
   });
   await bare.connect();
   const sameRecords = await runnerRecords(config, taskConfigs[0] ?? {}, perRound);
+  const { partitionKey, sortKey } = STATE_TABLE;
+  let floorSeq = 0;
+  /** One floor transaction (see the module notes). */
+  const floorTransaction = async (messages: Message[]) => {
+    floorSeq += 1;
+    const seq = floorSeq;
+    const offsetJson = JSON.stringify({ seq: seq * batch });
+    const tx = await bare.transaction();
+    await tx.sendBatch({
+      topicMessages: [
+        { topic, messages },
+        {
+          topic: defaultSourceRuntimeSettings.offsetsTopic,
+          messages: [{ key: `["${connectorName}-floor",{"partition":0}]`, value: offsetJson }],
+        },
+      ],
+    });
+    await Promise.all([
+      tx.sendOffsets({
+        consumerGroupId: `${name}-floor-marker`,
+        topics: [
+          {
+            topic: defaultSourceRuntimeSettings.offsetsTopic,
+            partitions: [{ partition: 0, offset: String(seq) }],
+          },
+        ],
+      }),
+      client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: {
+            [partitionKey.name]: { S: `floor#${connectorName}` },
+            [sortKey.name]: { S: 'offsets#0' },
+          },
+          UpdateExpression: 'SET #pending = :pending, #seq = :seq',
+          ConditionExpression: 'attribute_not_exists(#seq) OR #seq < :seq',
+          ExpressionAttributeNames: { '#pending': 'pending', '#seq': 'seq' },
+          ExpressionAttributeValues: {
+            ':seq': { N: String(seq) },
+            ':pending': {
+              M: {
+                seq: { N: String(seq) },
+                offsets: { S: `[{"partition":{"partition":0},"offset":${offsetJson}}]` },
+                positions: { S: `[{"topic":"${topic}","partition":0,"offset":"${seq}"}]` },
+              },
+            },
+          },
+        }),
+      ),
+    ]);
+    await tx.commit();
+  };
   const bareRound = async (batches: readonly Message[][]) => {
     for (const messages of batches) {
       if (exactlyOnce) {
@@ -333,6 +394,17 @@ export async function runSourceBench(
       ours,
       baseline: () => bareRound(sameRecords),
     });
+    if (exactlyOnce) {
+      await compareThroughput({
+        name: `${name}-floor`,
+        unit: 'records',
+        ours: async () => {
+          for (const messages of sameRecords) await floorTransaction(messages);
+          return perRound;
+        },
+        baseline: () => bareRound(sameRecords),
+      });
+    }
   } finally {
     await bare.disconnect();
     await pool.closeAll();

@@ -4,7 +4,12 @@
 # Settings: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1), KAFKA_HEAP (1G),
 # KAFKA_START_TIMEOUT seconds (120). With KAFKA_SASL_PORT set, a SASL_PLAINTEXT listener on that
 # port takes SCRAM-SHA-256 and SCRAM-SHA-512 logins of KAFKA_SCRAM_USER / KAFKA_SCRAM_PASSWORD
-# (credentials are stored when the storage is formatted, so use it with a fresh KAFKA_HOME_DIR);
+# (credentials are stored when the storage is formatted, so use it with a fresh KAFKA_HOME_DIR).
+# With KAFKA_SASL_SSL_PORT set (with or without KAFKA_SASL_PORT), a SASL_SSL listener on that port
+# takes the same SCRAM logins over TLS, as MSK's port 9096 does: its certificate (for 127.0.0.1 and
+# localhost) is signed by a throwaway CA generated with the JDK's keytool into
+# KAFKA_HOME_DIR/tls/ (reused while it exists); clients trust it through
+# KAFKA_HOME_DIR/tls/ca.pem, for Node: NODE_EXTRA_CA_CERTS=<that path>.
 # `npm run check:auth` starts such a broker beside the test broker.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -29,11 +34,20 @@ CONFIG="$KAFKA_HOME_DIR/server.properties"
 listeners="PLAINTEXT://127.0.0.1:$KAFKA_PORT"
 protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
 format_scram=()
+sasl_listeners=()
 if [ -n "${KAFKA_SASL_PORT:-}" ]; then
   listeners="$listeners,SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
   protocols="$protocols,SASL_PLAINTEXT:SASL_PLAINTEXT"
-  : "${KAFKA_SCRAM_USER:?KAFKA_SCRAM_USER is required with KAFKA_SASL_PORT}"
-  : "${KAFKA_SCRAM_PASSWORD:?KAFKA_SCRAM_PASSWORD is required with KAFKA_SASL_PORT}"
+  sasl_listeners+=(sasl_plaintext)
+fi
+if [ -n "${KAFKA_SASL_SSL_PORT:-}" ]; then
+  listeners="$listeners,SASL_SSL://127.0.0.1:$KAFKA_SASL_SSL_PORT"
+  protocols="$protocols,SASL_SSL:SASL_SSL"
+  sasl_listeners+=(sasl_ssl)
+fi
+if [ "${#sasl_listeners[@]}" -gt 0 ]; then
+  : "${KAFKA_SCRAM_USER:?KAFKA_SCRAM_USER is required with KAFKA_SASL_PORT or KAFKA_SASL_SSL_PORT}"
+  : "${KAFKA_SCRAM_PASSWORD:?KAFKA_SCRAM_PASSWORD is required with KAFKA_SASL_PORT or KAFKA_SASL_SSL_PORT}"
   for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
     format_scram+=(--add-scram "$mechanism=[name=$KAFKA_SCRAM_USER,password=$KAFKA_SCRAM_PASSWORD]")
   done
@@ -61,11 +75,22 @@ group.initial.rebalance.delay.ms=0
 log.retention.hours=24
 log.segment.bytes=67108864
 PROPS
-if [ -n "${KAFKA_SASL_PORT:-}" ]; then
+if [ "${#sasl_listeners[@]}" -gt 0 ]; then
+  echo "sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512" >>"$CONFIG"
+  for listener in "${sasl_listeners[@]}"; do
+    for mechanism in scram-sha-256 scram-sha-512; do
+      echo "listener.name.$listener.$mechanism.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;" >>"$CONFIG"
+    done
+  done
+fi
+if [ -n "${KAFKA_SASL_SSL_PORT:-}" ]; then
+  source "$KAFKA_SCRIPTS_DIR/tls.sh"
+  kafka_tls_material "$JAVA"
   cat >>"$CONFIG" <<PROPS
-sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
-listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
-listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.ssl.keystore.type=PKCS12
+listener.name.sasl_ssl.ssl.keystore.location=$KAFKA_TLS_DIR/broker.p12
+listener.name.sasl_ssl.ssl.keystore.password=$KAFKA_TLS_PASSWORD
+listener.name.sasl_ssl.ssl.key.password=$KAFKA_TLS_PASSWORD
 PROPS
 fi
 

@@ -47,11 +47,14 @@ export function isFencing(error: unknown): boolean {
   return chain(error).some((e) => e.type !== undefined && fencingTypes.has(e.type));
 }
 
+/** The chain's types or messages, each once (kafkajs often repeats its cause's message). */
 function describe(error: unknown): string {
-  return chain(error)
-    .map((e) => e.type ?? e.message ?? e.name)
-    .filter((s) => s !== undefined)
-    .join(': ');
+  const parts: string[] = [];
+  for (const e of chain(error)) {
+    const part = e.type ?? e.message ?? e.name;
+    if (part !== undefined && !parts.some((seen) => seen.includes(part))) parts.push(part);
+  }
+  return parts.join(': ');
 }
 
 /**

@@ -39,4 +39,18 @@ describe('mapKafkaError', () => {
     expect(mapped.retriable).toBe(false);
     expect(mapped.message).toBe('send failed (INVALID_REQUEST)');
   });
+
+  it('names each cause once when kafkajs repeats its cause message while wrapping it', () => {
+    const tls = kafkaJsError('KafkaJSConnectionError', {
+      message: 'Connection error: self-signed certificate in certificate chain',
+    });
+    const retried = kafkaJsError('KafkaJSNumberOfRetriesExceeded', {
+      message: 'Connection error: self-signed certificate in certificate chain',
+      originalError: tls,
+    });
+
+    expect(mapKafkaError(retried, 'connecting the admin client').message).toBe(
+      'connecting the admin client failed (Connection error: self-signed certificate in certificate chain)',
+    );
+  });
 });

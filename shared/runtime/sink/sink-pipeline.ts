@@ -19,10 +19,14 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { createConverterSet } from '../converter-set.js';
 import type { DeadLetterSink } from '../dead-letter.js';
-import type { ErrorHandlingMetrics, Stage } from '../error-stage.js';
+import type { ErrorHandlingMetrics } from '../error-stage.js';
 import { type ConsumedRecord, ProcessingContext } from '../error-stage.js';
-import { createTaskErrorHandler, transformationClassOf } from '../pipeline-support.js';
-import type { ExecutingClass } from '../retry-with-tolerance.js';
+import {
+  createTaskErrorHandler,
+  eachInTurn,
+  resumeUnderOperator,
+  transformationClassOf,
+} from '../pipeline-support.js';
 import { buildTransformationChain } from '../transformation-chain.js';
 
 /** What became of one consumed record. */
@@ -163,19 +167,7 @@ export function buildSinkPipeline(
     progress: Progress,
   ): Promise<SinkPipelineResult> {
     const context = ProcessingContext.forConsumed(consumed);
-    let pending: { readonly error: unknown } | undefined = first;
-    const run = <V>(stage: Stage, className: ExecutingClass, operation: () => V) =>
-      operator.execute(
-        stage,
-        className,
-        () => {
-          const error = pending;
-          pending = undefined;
-          if (error !== undefined) throw error.error;
-          return operation();
-        },
-        context,
-      );
+    const run = resumeUnderOperator(operator, context, first);
     let { key, value, headers } = progress;
     if (from <= KEY) {
       const converted = await run('KEY_CONVERTER', converters.keyClass, () =>
@@ -236,15 +228,8 @@ export function buildSinkPipeline(
       return processOne(consumed);
     },
 
-    async processBatch(records: readonly ConsumedRecord[]): Promise<SinkPipelineResult[]> {
-      const results: SinkPipelineResult[] = new Array(records.length);
-      for (let i = 0; i < records.length; i += 1) {
-        const result = processOne(records[i] as ConsumedRecord);
-        // One record at a time: a failing record is reported (and dead-lettered) before the next.
-        results[i] = result instanceof Promise ? await result : result;
-      }
-      return results;
-    },
+    // One record at a time: a failing record is reported (and dead-lettered) before the next.
+    processBatch: (records) => eachInTurn(records, processOne),
 
     async reportErrant(record, error, taskClass, consumed) {
       const original = consumed ?? {

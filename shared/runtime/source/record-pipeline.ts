@@ -6,9 +6,13 @@ import type { OutgoingRecord, RecordHeader } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import { createConverterSet } from '../converter-set.js';
 import { collectingDeadLetterSink } from '../dead-letter.js';
-import { ProcessingContext, type Stage } from '../error-stage.js';
-import { createTaskErrorHandler, transformationClassOf } from '../pipeline-support.js';
-import type { ExecutingClass } from '../retry-with-tolerance.js';
+import { ProcessingContext } from '../error-stage.js';
+import {
+  createTaskErrorHandler,
+  eachInTurn,
+  resumeUnderOperator,
+  transformationClassOf,
+} from '../pipeline-support.js';
 import { buildTransformationChain } from '../transformation-chain.js';
 import type { PipelineResult, SourceRecordPipeline } from './pipeline.js';
 
@@ -106,23 +110,7 @@ export function buildSourcePipeline(
     progress: Progress,
   ): Promise<PipelineResult> {
     const context = ProcessingContext.forSource(record);
-    let failed = first;
-    const run = <V>(
-      stage: Stage,
-      className: ExecutingClass,
-      operation: () => V,
-    ): Promise<{ failed: false; value: V } | { failed: true; error: unknown }> =>
-      operator.execute(
-        stage,
-        className,
-        () => {
-          const error = failed;
-          failed = undefined;
-          if (error !== undefined) throw error.error;
-          return operation();
-        },
-        context,
-      );
+    const run = resumeUnderOperator(operator, context, first);
     let { out, key, value } = progress;
     if (from <= TRANSFORM) {
       const transformed = await run('TRANSFORMATION', transformClass, () => chain.apply(record));
@@ -173,15 +161,8 @@ export function buildSourcePipeline(
     async process(record: SourceRecord): Promise<PipelineResult> {
       return processOne(record);
     },
-    async processBatch(records: readonly SourceRecord[]): Promise<PipelineResult[]> {
-      const results: PipelineResult[] = new Array(records.length);
-      for (let i = 0; i < records.length; i += 1) {
-        const result = processOne(records[i] as SourceRecord);
-        // One record at a time: a failing record's dead letters are drained before the next.
-        results[i] = result instanceof Promise ? await result : result;
-      }
-      return results;
-    },
+    // One record at a time: a failing record's dead letters are drained before the next.
+    processBatch: (records) => eachInTurn(records, processOne),
     close() {
       operator.stop();
       chain.close();

@@ -1,4 +1,12 @@
-/** Fakes shared by the error-handling tests: a manual clock whose sleep advances it, a recording logger. */
+/**
+ * Fakes shared by the error-handling tests: a manual clock whose sleep advances it, a recording
+ * logger, a dead letter sink, a converter that fails its first calls.
+ */
+import { RetriableError } from '../../../../shared/connect/errors.js';
+import type { ReadonlyHeaders } from '../../../../shared/connect/headers.js';
+import type { PluginRegistry } from '../../../../shared/connect/plugin.js';
+import type { Schema, SchemaAndValue } from '../../../../shared/connect/schema.js';
+import { StringConverter } from '../../../../shared/plugins/converters/string-converter.js';
 import type { Clock } from '../../../../shared/ports/clock.js';
 import type { OutgoingRecord } from '../../../../shared/ports/kafka.js';
 import type { LogFields, Logger } from '../../../../shared/ports/logger.js';
@@ -101,4 +109,47 @@ export function single<T>(items: readonly T[]): T {
 export function present<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) throw new Error('expected a value');
   return value;
+}
+
+/**
+ * A StringConverter whose first `failures` conversions (either way) throw a retriable error;
+ * registered as `test.FlakyConverter` by {@link registerFlakyConverter}.
+ */
+export class FlakyConverter extends StringConverter {
+  calls = 0;
+  constructor(private readonly failures: number) {
+    super();
+  }
+  #attempt(): void {
+    this.calls += 1;
+    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
+  }
+  override fromConnectData(
+    topic: string,
+    headers: ReadonlyHeaders,
+    schema: Schema | null,
+    value: unknown,
+  ): Uint8Array | null {
+    this.#attempt();
+    return super.fromConnectData(topic, headers, schema, value);
+  }
+  override toConnectData(
+    topic: string,
+    headers: ReadonlyHeaders,
+    bytes: Uint8Array | null,
+  ): SchemaAndValue {
+    this.#attempt();
+    return super.toConnectData(topic, headers, bytes);
+  }
+}
+
+/** Registers `flaky` in `plugins` as the converter class `test.FlakyConverter`. */
+export function registerFlakyConverter(plugins: PluginRegistry, flaky: FlakyConverter): void {
+  plugins.register({
+    className: 'test.FlakyConverter',
+    aliases: [],
+    type: 'converter',
+    version: '1',
+    create: () => flaky,
+  });
 }

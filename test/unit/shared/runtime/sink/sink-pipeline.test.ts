@@ -1,37 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
-import { RetriableError } from '../../../../../shared/connect/errors.js';
-import type { ReadonlyHeaders } from '../../../../../shared/connect/headers.js';
 import { SinkRecord } from '../../../../../shared/connect/records.js';
-import type { SchemaAndValue } from '../../../../../shared/connect/schema.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
-import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSinkPipeline } from '../../../../../shared/runtime/sink/sink-pipeline.js';
-import { recordingSink } from '../error-handling-fakes.js';
+import { FlakyConverter, recordingSink, registerFlakyConverter } from '../error-handling-fakes.js';
 
 const STRING = 'org.apache.kafka.connect.storage.StringConverter';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array | null | undefined) =>
   bytes === null || bytes === undefined ? null : new TextDecoder().decode(bytes);
-
-/** A StringConverter whose first `failures` conversions to Connect data throw retriably. */
-class FlakyConverter extends StringConverter {
-  calls = 0;
-  constructor(private readonly failures: number) {
-    super();
-  }
-  override toConnectData(
-    topic: string,
-    headers: ReadonlyHeaders,
-    bytes: Uint8Array | null,
-  ): SchemaAndValue {
-    this.calls += 1;
-    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
-    return super.toConnectData(topic, headers, bytes);
-  }
-}
 
 function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   const config = parseConnectorConfig(
@@ -40,15 +19,7 @@ function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   );
   const dlq = recordingSink();
   const plugins = builtinRegistry();
-  if (flaky !== undefined) {
-    plugins.register({
-      className: 'test.FlakyConverter',
-      aliases: [],
-      type: 'converter',
-      version: '1',
-      create: () => flaky,
-    });
-  }
+  if (flaky !== undefined) registerFlakyConverter(plugins, flaky);
   const built = buildSinkPipeline(config, 2, {
     plugins,
     logger: silentLogger,

@@ -1,36 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
-import { RetriableError } from '../../../../../shared/connect/errors.js';
-import type { ReadonlyHeaders } from '../../../../../shared/connect/headers.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
-import type { Schema } from '../../../../../shared/connect/schema.js';
 import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../shared/connect/struct.js';
-import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSourcePipeline } from '../../../../../shared/runtime/source/record-pipeline.js';
+import { FlakyConverter, registerFlakyConverter } from '../error-handling-fakes.js';
 
 const text = (bytes: Uint8Array | null) =>
   bytes === null ? null : new TextDecoder().decode(bytes);
-
-/** A StringConverter whose first `failures` conversions throw a retriable error. */
-class FlakyConverter extends StringConverter {
-  calls = 0;
-  constructor(private readonly failures: number) {
-    super();
-  }
-  override fromConnectData(
-    topic: string,
-    headers: ReadonlyHeaders,
-    schema: Schema | null,
-    value: unknown,
-  ): Uint8Array | null {
-    this.calls += 1;
-    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
-    return super.fromConnectData(topic, headers, schema, value);
-  }
-}
 
 function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   const config = parseConnectorConfig(
@@ -38,15 +17,7 @@ function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
     'source',
   );
   const plugins = builtinRegistry();
-  if (flaky !== undefined) {
-    plugins.register({
-      className: 'test.FlakyConverter',
-      aliases: [],
-      type: 'converter',
-      version: '1',
-      create: () => flaky,
-    });
-  }
+  if (flaky !== undefined) registerFlakyConverter(plugins, flaky);
   return buildSourcePipeline(config, 0, {
     plugins,
     logger: silentLogger,

@@ -32,6 +32,8 @@ export interface ThroughputResult {
   readonly ours: { readonly perSecond: number[]; readonly median: number };
   readonly baseline: { readonly perSecond: number[]; readonly median: number };
   readonly ratio: number;
+  /** Each round's ours over the baseline round run next to it (see {@link pairedRatios}). */
+  readonly pairedRatios: number[];
 }
 
 export function median(values: readonly number[]): number {
@@ -72,6 +74,24 @@ export function lowerIsBetterLine(
   return `${name}: ratio=${ratio.toFixed(2)} ours=${ours.toFixed(2)}${unit} baseline=${baseline.toFixed(2)}${unit} (lower is better)`;
 }
 
+/**
+ * Round i of ours over round i of the baseline, which ran right before or after it. On a shared
+ * machine whose load drifts over seconds, these pairs see nearly the same load, so their spread
+ * shows how far the medians' ratio can be trusted.
+ */
+export function pairedRatios(ours: readonly number[], baseline: readonly number[]): number[] {
+  if (ours.length !== baseline.length) throw new Error('paired ratios need as many rounds each');
+  return ours.map((value, i) => value / (baseline[i] as number));
+}
+
+/** The line after the ratio line: the per-round ratios' median and range. */
+export function pairedLine(name: string, ratios: readonly number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const low = (sorted[0] ?? Number.NaN).toFixed(2);
+  const high = (sorted[sorted.length - 1] ?? Number.NaN).toFixed(2);
+  return `${name}: per-round ratios median=${median(ratios).toFixed(2)} range=${low}-${high} (${ratios.length} rounds, each against the baseline round next to it)`;
+}
+
 async function timed(work: () => Promise<number>): Promise<number> {
   const started = process.hrtime.bigint();
   const operations = await work();
@@ -103,8 +123,10 @@ export async function compareThroughput(spec: ThroughputComparison): Promise<Thr
     ours: { perSecond: ours, median: median(ours) },
     baseline: { perSecond: baseline, median: median(baseline) },
     ratio: median(ours) / median(baseline),
+    pairedRatios: pairedRatios(ours, baseline),
   };
   console.log(ratioLine(spec.name, result.ours.median, result.baseline.median));
+  console.log(pairedLine(spec.name, result.pairedRatios));
   await saveResult(spec.name, result);
   return result;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { lowerIsBetterLine, median, percentile, ratioLine } from '../../../bench/harness.js';
+import {
+  lowerIsBetterLine,
+  median,
+  pairedLine,
+  pairedRatios,
+  percentile,
+  ratioLine,
+} from '../../../bench/harness.js';
 
 describe('bench harness', () => {
   it('takes the middle value as the median, and the mean of the two middles for even counts', () => {
@@ -19,6 +26,15 @@ describe('bench harness', () => {
     expect(ratioLine('source-eos', 8500, 10000)).toBe(
       'source-eos: ratio=0.85 ours=8500/s baseline=10000/s',
     );
+  });
+
+  it('pairs each round of ours with the baseline round run next to it', () => {
+    const ratios = pairedRatios([80, 45, 90], [100, 50, 100]);
+    expect(ratios).toEqual([0.8, 0.9, 0.9]);
+    expect(pairedLine('source-alo', ratios)).toBe(
+      'source-alo: per-round ratios median=0.90 range=0.80-0.90 (3 rounds, each against the baseline round next to it)',
+    );
+    expect(() => pairedRatios([1], [1, 2])).toThrow('as many rounds');
   });
 
   it('says so when lower is better', () => {

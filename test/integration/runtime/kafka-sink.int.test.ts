@@ -1,5 +1,4 @@
 /* biome-ignore-all lint/suspicious/noTemplateCurlyInString: Connect's ${topic} placeholder */
-import type { IHeaders, KafkaMessage } from 'kafkajs';
 import { logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
@@ -31,10 +30,10 @@ import {
   runSinkInvocation,
   type SinkRuntimeDeps,
 } from '../../../shared/runtime/sink/sink-task-runner.js';
-import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 
 const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -50,51 +49,6 @@ function prng(seed: number): () => number {
   };
 }
 
-function headersOf(headers: IHeaders | undefined): EsmSourceRecord['headers'] {
-  return Object.entries(headers ?? {}).flatMap(([key, value]) =>
-    (Array.isArray(value) ? value : [value]).map((v) => ({
-      key,
-      value: v === undefined ? null : typeof v === 'string' ? encoder.encode(v) : new Uint8Array(v),
-    })),
-  );
-}
-
-/** Reads `count` messages of `topic` from the beginning, read_committed. */
-async function readTopic(topic: string, count: number) {
-  const consumer = testKafka().consumer({ groupId: uniqueName('read'), maxWaitTimeInMs: 100 });
-  const seen: { partition: number; message: KafkaMessage }[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ partition, message }) => {
-      seen.push({ partition, message });
-    },
-  });
-  const deadline = Date.now() + 30_000;
-  while (seen.length < count && Date.now() < deadline) await sleep(100);
-  await sleep(500); // anything past `count` would be a duplicate: give it time to show up
-  await consumer.disconnect();
-  return seen.map(({ partition, message }) => ({
-    topic,
-    partition,
-    offset: Number(message.offset),
-    timestamp: Number(message.timestamp),
-    key: message.key === null ? null : new Uint8Array(message.key),
-    value: message.value === null ? null : new Uint8Array(message.value),
-    headers: headersOf(message.headers),
-  }));
-}
-
-async function createTopic(topic: string, numPartitions: number): Promise<void> {
-  const admin = testKafka().admin();
-  await admin.connect();
-  try {
-    await createTopics(admin, [{ topic, numPartitions }]);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /** Produces `perPartition` records to each partition and reads them back, by partition. */
 async function produce(
   topic: string,
@@ -102,7 +56,7 @@ async function produce(
   perPartition: number,
   valueAt: (p: number, i: number) => string,
 ): Promise<EsmSourceRecord[][]> {
-  await createTopic(topic, partitions);
+  await createTestTopic(topic, partitions);
   const producer = testKafka().producer();
   await producer.connect();
   for (let p = 0; p < partitions; p += 1) {
@@ -118,7 +72,7 @@ async function produce(
     });
   }
   await producer.disconnect();
-  const read = await readTopic(topic, partitions * perPartition);
+  const read = await readTopicRecords(topic, partitions * perPartition, 500);
   return Array.from({ length: partitions }, (_, p) =>
     read.filter((r) => r.partition === p).sort((a, b) => a.offset - b.offset),
   );
@@ -364,7 +318,7 @@ describe('Kafka sink (real broker + dynalite)', () => {
     expect(position).toEqual([perPartition, perPartition, perPartition]);
     expect(schedule.crashes * schedule.rewinds * schedule.recycled).toBeGreaterThan(0);
     expect(stale).toMatchObject({ written: 0, skipped: 3 * perPartition });
-    const mirrored = await readTopic(output, 3 * perPartition);
+    const mirrored = await readTopicRecords(output, 3 * perPartition, 500);
     expect(mirrored).toHaveLength(3 * perPartition);
     for (const p of [0, 1, 2]) {
       const got = mirrored.filter((r) => r.partition === p).sort((x, y) => x.offset - y.offset);
@@ -401,7 +355,7 @@ describe('Kafka sink (real broker + dynalite)', () => {
 
     // Assess
     expect((await admin.partitionCounts([output])).get(output)).toBe(2);
-    const mirrored = await readTopic(output, 40);
+    const mirrored = await readTopicRecords(output, 40, 500);
     expect(mirrored).toHaveLength(40);
     const parsed = (records: readonly EsmSourceRecord[]) =>
       records

@@ -1,4 +1,3 @@
-import type { IHeaders, KafkaMessage } from 'kafkajs';
 import { logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
@@ -23,39 +22,13 @@ import {
   recordingSinkRegistry,
   recordingSystem,
 } from '../../support/recording-sink.js';
-import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const text = (bytes: Uint8Array | Buffer | null | undefined) =>
   bytes === null || bytes === undefined ? null : decoder.decode(bytes);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function headersOf(headers: IHeaders | undefined): EsmSourceRecord['headers'] {
-  return Object.entries(headers ?? {}).flatMap(([key, value]) =>
-    (Array.isArray(value) ? value : [value]).map((v) => ({
-      key,
-      value: v === undefined ? null : typeof v === 'string' ? encoder.encode(v) : new Uint8Array(v),
-    })),
-  );
-}
-
-/** Reads `count` messages of `topic` from the beginning, as the mapping's consumer would. */
-async function readTopic(topic: string, count: number) {
-  const consumer = testKafka().consumer({ groupId: uniqueName('read'), maxWaitTimeInMs: 100 });
-  const seen: { partition: number; message: KafkaMessage }[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ partition, message }) => {
-      seen.push({ partition, message });
-    },
-  });
-  const deadline = Date.now() + 30_000;
-  while (seen.length < count && Date.now() < deadline) await sleep(100);
-  await consumer.disconnect();
-  return seen;
-}
 
 /** Produces `perPartition` records to each partition, then reads them back as raw records. */
 async function produceAndRead(
@@ -78,28 +51,8 @@ async function produceAndRead(
     });
   }
   await producer.disconnect();
-  const read = await readTopic(topic, partitions * perPartition);
-  return read
-    .map(({ partition, message }) => ({
-      topic,
-      partition,
-      offset: Number(message.offset),
-      timestamp: Number(message.timestamp),
-      key: message.key === null ? null : new Uint8Array(message.key),
-      value: message.value === null ? null : new Uint8Array(message.value),
-      headers: headersOf(message.headers),
-    }))
-    .sort((a, b) => a.partition - b.partition || a.offset - b.offset);
-}
-
-async function createTopic(topic: string, numPartitions: number): Promise<void> {
-  const kafkaAdmin = testKafka().admin();
-  await kafkaAdmin.connect();
-  try {
-    await createTopics(kafkaAdmin, [{ topic, numPartitions }]);
-  } finally {
-    await kafkaAdmin.disconnect();
-  }
+  const read = await readTopicRecords(topic, partitions * perPartition);
+  return read.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
 }
 
 /** The records of `partition` with offsets `from..to`. */
@@ -177,7 +130,7 @@ describe('sink runner (real broker + dynalite)', () => {
 
   it('writes every record exactly once across a crash mid-put and redeliveries with other boundaries', async () => {
     const topic = uniqueName('orders');
-    await createTopic(topic, 2);
+    await createTestTopic(topic, 2);
     const all = await produceAndRead(topic, 2, 30, (p, i) => `value-${p}-${i}`);
     const { name, system } = await createSink(topic, 2, {});
     const warm = deps();
@@ -223,7 +176,7 @@ describe('sink runner (real broker + dynalite)', () => {
   it('writes a bad record to the DLQ topic with context headers under errors.tolerance=all', async () => {
     const topic = uniqueName('events');
     const dlqTopic = `${topic}-dlq`;
-    await createTopic(topic, 1);
+    await createTestTopic(topic, 1);
     const all = await produceAndRead(topic, 1, 5, (_p, i) => (i === 2 ? '{oops' : `{"n":${i}}`));
     const { name, system } = await createSink(topic, 1, {
       'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
@@ -241,15 +194,18 @@ describe('sink runner (real broker + dynalite)', () => {
     expect(system.committed.map((r) => r.originalKafkaOffset)).toEqual(
       all.filter((r) => r.offset !== all[2]?.offset).map((r) => r.offset),
     );
-    const [dead] = await readTopic(dlqTopic, 1);
-    expect(text(dead?.message.value)).toBe('{oops');
-    expect(text(dead?.message.key)).toBe('k-0-2');
-    const headers = Object.fromEntries(
-      Object.entries(dead?.message.headers ?? {}).map(([k, v]) => [
-        k,
-        Array.isArray(v) ? v.map((x) => text(x as Buffer)) : text(v as Buffer),
-      ]),
-    );
+    const [dead] = await readTopicRecords(dlqTopic, 1);
+    expect(text(dead?.value)).toBe('{oops');
+    expect(text(dead?.key)).toBe('k-0-2');
+    // A header with several values (trace) as an array, as kafkajs shows it.
+    const headers: Record<string, string | null | (string | null)[]> = {};
+    for (const { key, value } of dead?.headers ?? []) {
+      const previous = headers[key];
+      headers[key] =
+        previous === undefined
+          ? text(value)
+          : [...(Array.isArray(previous) ? previous : [previous]), text(value)];
+    }
     expect(headers).toMatchObject({
       seq: '2',
       trace: ['a', 'b'],

@@ -137,12 +137,8 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     }));
   }
 
-  async transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
-    const end = (await this.endOffsets(position.topic)).find(
-      (p) => p.partition === position.partition,
-    );
-    if (end === undefined || end.offset <= position.offset) return 'open';
-    return readRecordFate(this.kafka, position, end.offset);
+  transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
+    return readRecordFate(this.kafka, position);
   }
 
   async setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {

@@ -1,84 +1,122 @@
-import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { TopicPartitionOffset, TransactionalRecordFate } from '../../ports/kafka.js';
 import { mapKafkaError } from './errors.js';
-import { retry } from './records.js';
 
-export interface RecordFateOptions {
-  /** Give up (answer `open`) after this long (default 20 s). */
-  readonly timeoutMs?: number;
-  /** Fetch responses to wait for after the seek before concluding `aborted` (default 3). */
-  readonly fetchesAfterSeek?: number;
+/** Kafka's isolation level for a read_committed Fetch. */
+const READ_COMMITTED = 1;
+/** A fetch returns at least the first record batch at the offset, whatever this says (KIP-74). */
+const FETCH_MAX_BYTES = 1_048_576;
+
+/** The parts of kafkajs' internal Cluster and Broker this module uses (kafkajs 2.2.4). */
+interface FetchedRecord {
+  readonly offset: string;
+  readonly isControlRecord?: boolean;
+  readonly batchContext?: { readonly producerId?: string; readonly inTransaction?: boolean };
+}
+interface FetchedPartition {
+  readonly partition: number;
+  readonly lastStableOffset: string;
+  readonly abortedTransactions?: readonly { producerId: string; firstOffset: string }[];
+  readonly messages: readonly FetchedRecord[];
+}
+interface FetchingBroker {
+  fetch(request: {
+    replicaId: number;
+    isolationLevel: number;
+    maxWaitTime: number;
+    minBytes: number;
+    maxBytes: number;
+    topics: {
+      topic: string;
+      partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
+    }[];
+  }): Promise<{ responses: { topicName: string; partitions: FetchedPartition[] }[] }>;
+}
+interface InternalCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  addTargetTopic(topic: string): Promise<void>;
+  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+  findBroker(node: { nodeId: string }): Promise<FetchingBroker>;
+}
+type CreateCluster = (options: { isolationLevel?: number }) => InternalCluster;
+
+/**
+ * The function a kafkajs client keeps to build the cluster connections of its producers,
+ * consumers and admins (with the client's brokers, TLS, SASL and retry settings). kafkajs has no
+ * public way to fetch a partition without a consumer group; this reaches for its own factory.
+ */
+function clusterFactoryOf(kafka: Kafka): CreateCluster {
+  const key = Object.getOwnPropertySymbols(kafka).find(
+    (symbol) => symbol.description === 'private:Kafka:createCluster',
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: kafkajs keeps its cluster factory under a private symbol (kafkajs 2.2.4, checked by the integration tests)
+  const create = key === undefined ? undefined : (kafka as any)[key];
+  if (typeof create !== 'function') {
+    throw new Error('this kafkajs version does not keep its cluster factory where 2.2.4 does');
+  }
+  return create as CreateCluster;
 }
 
 /**
- * Decides whether the record at `position` is visible to read_committed readers. Precondition
- * checked by the caller: the partition's last stable offset is past `position`, so its
- * transaction is decided and a read_committed fetch from `position` returns every committed
- * record of [position, LSO) in order. The first record seen in that range settles it: at
- * `position` means committed, later means the record was aborted. When fetches after the seek
- * return nothing in the range, every record there was aborted.
- *
- * A throwaway consumer group reads the partition (kafkajs has no manual assignment); it never
- * commits offsets.
+ * The fate of the record a producer wrote at `position`, as read_committed readers see it, from
+ * one read_committed Fetch at that offset (no consumer group):
+ * - `open` while the partition's last stable offset is not past it (its transaction is undecided);
+ * - `aborted` when its producer has an aborted transaction starting at or before it: the broker
+ *   lists, with a fetch, the aborted transactions that end at or after the fetch offset, and a
+ *   producer's transactions do not overlap, so such a transaction is the one holding the record;
+ *   also when no record is left at the offset (it was never there, or compaction removed it);
+ * - `committed` otherwise.
  */
 export async function readRecordFate(
   kafka: Kafka,
   position: TopicPartitionOffset,
-  lastStableOffset: number,
-  options: RecordFateOptions = {},
 ): Promise<TransactionalRecordFate> {
-  const consumer = kafka.consumer({
-    groupId: `serverless-connect-fate-${randomUUID()}`,
-    readUncommitted: false,
-    maxWaitTimeInMs: 100,
-    retry,
-  });
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const fetchesNeeded = options.fetchesAfterSeek ?? 3;
+  const cluster = clusterFactoryOf(kafka)({ isolationLevel: READ_COMMITTED });
+  const { topic, partition, offset } = position;
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topics: [position.topic] });
-    return await new Promise<TransactionalRecordFate>((resolve, reject) => {
-      let sought = false;
-      let fetchesAfterSeek = 0;
-      const timer = setTimeout(() => resolve('open'), timeoutMs);
-      const settle = (fate: TransactionalRecordFate) => {
-        clearTimeout(timer);
-        resolve(fate);
-      };
-      consumer.on(consumer.events.GROUP_JOIN, () => {
-        consumer.seek({
-          topic: position.topic,
-          partition: position.partition,
-          offset: String(position.offset),
-        });
-        sought = true;
-      });
-      consumer.on(consumer.events.FETCH, () => {
-        if (!sought) return;
-        fetchesAfterSeek += 1;
-        if (fetchesAfterSeek > fetchesNeeded) settle('aborted');
-      });
-      consumer
-        .run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            if (!sought || batch.partition !== position.partition) return;
-            for (const message of batch.messages) {
-              const offset = Number(message.offset);
-              if (offset < position.offset || offset >= lastStableOffset) continue;
-              settle(offset === position.offset ? 'committed' : 'aborted');
-              return;
-            }
-          },
-        })
-        .catch((error: unknown) => {
-          clearTimeout(timer);
-          reject(mapKafkaError(error, `reading ${position.topic}-${position.partition}`));
-        });
+    await cluster.connect();
+    await cluster.addTargetTopic(topic);
+    const [leader] = Object.entries(cluster.findLeaderForPartitions(topic, [partition]))
+      .filter(([, partitions]) => partitions.includes(partition))
+      .map(([nodeId]) => nodeId);
+    if (leader === undefined) throw new Error(`${topic}-${partition} has no leader`);
+    const broker = await cluster.findBroker({ nodeId: leader });
+    const { responses } = await broker.fetch({
+      replicaId: -1,
+      isolationLevel: READ_COMMITTED,
+      maxWaitTime: 0,
+      minBytes: 0,
+      maxBytes: FETCH_MAX_BYTES,
+      topics: [
+        {
+          topic,
+          partitions: [{ partition, fetchOffset: String(offset), maxBytes: FETCH_MAX_BYTES }],
+        },
+      ],
     });
+    const fetched = responses
+      .find((r) => r.topicName === topic)
+      ?.partitions.find((p) => p.partition === partition);
+    if (fetched === undefined)
+      throw new Error(`the fetch of ${topic}-${partition} answered nothing`);
+    return fateIn(fetched, offset);
+  } catch (error) {
+    throw mapKafkaError(error, `reading ${topic}-${partition} at ${offset}`);
   } finally {
-    await consumer.disconnect().catch(() => undefined);
+    await cluster.disconnect().catch(() => undefined);
   }
+}
+
+/** The fate of the record at `offset` in a read_committed fetch from that offset. */
+export function fateIn(fetched: FetchedPartition, offset: number): TransactionalRecordFate {
+  if (Number(fetched.lastStableOffset) <= offset) return 'open';
+  const record = fetched.messages.find((m) => Number(m.offset) === offset && !m.isControlRecord);
+  if (record === undefined) return 'aborted';
+  const producerId = record.batchContext?.producerId;
+  if (record.batchContext?.inTransaction !== true || producerId === undefined) return 'committed';
+  const aborted = (fetched.abortedTransactions ?? []).some(
+    (t) => t.producerId === producerId && Number(t.firstOffset) <= offset,
+  );
+  return aborted ? 'aborted' : 'committed';
 }

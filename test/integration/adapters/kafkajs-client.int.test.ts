@@ -193,6 +193,40 @@ describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
     await producer.close();
   });
 
+  it('tells interleaved producers apart and leaves no consumer group behind', async () => {
+    const topic = uniqueName('fate-mix');
+    await admin.createTopics([{ topic, partitions: 1 }]);
+    const a = factory.transactionalProducer(uniqueName('txid-a'));
+    const b = factory.transactionalProducer(uniqueName('txid-b'));
+    await Promise.all([a.connect(), b.connect()]);
+    const kafkaAdmin = testKafka().admin();
+    await kafkaAdmin.connect();
+    try {
+      const groupsBefore = (await kafkaAdmin.listGroups()).groups.length;
+      // A's transaction spans B's: B commits inside it, then A aborts.
+      const txA = await a.begin();
+      const [fromA] = await txA.send([{ topic, partition: 0, key: null, value: text('a') }]);
+      const txB = await b.begin();
+      const [fromB] = await txB.send([{ topic, partition: 0, key: null, value: text('b') }]);
+      await txB.commit();
+      if (fromA === undefined || fromB === undefined) throw new Error('no position');
+      expect(await admin.transactionalRecordFate(fromB)).toBe('open'); // A still holds the stable end
+      await txA.abort();
+      let fateA = await admin.transactionalRecordFate(fromA);
+      for (let i = 0; fateA === 'open' && i < 50; i += 1) {
+        await new Promise((r) => setTimeout(r, 100));
+        fateA = await admin.transactionalRecordFate(fromA);
+      }
+
+      expect(fateA).toBe('aborted');
+      expect(await admin.transactionalRecordFate(fromB)).toBe('committed');
+      expect((await kafkaAdmin.listGroups()).groups.length).toBe(groupsBefore);
+    } finally {
+      await kafkaAdmin.disconnect();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("moves an empty group's offsets, and refuses retriably while the group has a member", async () => {
     // Prepare
     const topic = uniqueName('moved');

@@ -1,4 +1,5 @@
 import type { Kafka } from 'kafkajs';
+import { RetriableError } from '../../connect/errors.js';
 import type { TopicPartitionOffset, TransactionalRecordFate } from '../../ports/kafka.js';
 import { mapKafkaError } from './errors.js';
 
@@ -80,7 +81,7 @@ export async function readRecordFate(
     const [leader] = Object.entries(cluster.findLeaderForPartitions(topic, [partition]))
       .filter(([, partitions]) => partitions.includes(partition))
       .map(([nodeId]) => nodeId);
-    if (leader === undefined) throw new Error(`${topic}-${partition} has no leader`);
+    if (leader === undefined) throw new RetriableError(`${topic}-${partition} has no leader`);
     const broker = await cluster.findBroker({ nodeId: leader });
     const { responses } = await broker.fetch({
       replicaId: -1,
@@ -98,8 +99,9 @@ export async function readRecordFate(
     const fetched = responses
       .find((r) => r.topicName === topic)
       ?.partitions.find((p) => p.partition === partition);
-    if (fetched === undefined)
-      throw new Error(`the fetch of ${topic}-${partition} answered nothing`);
+    if (fetched === undefined) {
+      throw new RetriableError(`the fetch of ${topic}-${partition} answered nothing`);
+    }
     return fateIn(fetched, offset);
   } catch (error) {
     throw mapKafkaError(error, `reading ${topic}-${partition} at ${offset}`);

@@ -3,7 +3,6 @@
  * (scripts/check-auth.ts) and its TLS part (scripts/check-auth-tls.ts, a child process).
  */
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import type { KafkaClientFactory } from '../shared/ports/kafka.js';
 
 /** The SCRAM user the broker stores, and its password. */
@@ -13,15 +12,6 @@ export const PASSWORD = 'connect-check-secret';
 export const SECRET_ARN = 'arn:aws:secretsmanager:local:000000000000:secret:AmazonMSK_check';
 export const WRONG_SECRET_ARN =
   'arn:aws:secretsmanager:local:000000000000:secret:AmazonMSK_check_wrong';
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 /**
  * Creates the topic `check-auth-<name>` through the admin client, commits one record to it

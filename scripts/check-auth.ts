@@ -25,11 +25,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { logLevel } from 'kafkajs';
+import { freePort } from '../local/services/free-port.js';
 import { kafkaSasl, type ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import {
   fakeSecretsManager,
-  freePort,
   PASSWORD,
   refusedConnect,
   roundTrip,

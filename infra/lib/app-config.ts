@@ -14,6 +14,8 @@ export interface AppConfig {
   readonly kafkaScramMechanism: 'SCRAM-SHA-512' | 'SCRAM-SHA-256';
   /** undefined: the construct's default (TLS for MSK or authenticated clusters). */
   readonly kafkaTls: boolean | undefined;
+  /** A PEM file with the private CA of a self-managed cluster's brokers, read at synth. */
+  readonly kafkaCaCertificateFile: string | undefined;
   readonly vpcId: string | undefined;
   readonly subnetIds: string[];
   readonly securityGroupIds: string[];
@@ -102,6 +104,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
       'SCRAM-SHA-512',
     ),
     kafkaTls: tls === undefined ? undefined : flag(get, 'kafkaTls', false),
+    kafkaCaCertificateFile: text(get, 'kafkaCaCertificateFile'),
     vpcId: text(get, 'vpcId'),
     subnetIds: list(get, 'subnetIds'),
     securityGroupIds: list(get, 'securityGroupIds'),

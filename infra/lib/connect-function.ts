@@ -6,6 +6,7 @@ import {
   Architecture,
   type CfnFunction,
   type IDestination,
+  type ILayerVersion,
   Runtime,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
@@ -39,6 +40,8 @@ export interface ConnectFunctionProps {
   readonly tracing: boolean;
   /** @default - not in a VPC */
   readonly placement?: FunctionPlacement;
+  /** Layers to attach (the Kafka CA certificate's). */
+  readonly layers?: ILayerVersion[];
   /** @default - none (the unreserved account pool) */
   readonly reservedConcurrentExecutions?: number;
   /** Asynchronous invocations: retries after a function error. @default 2 (Lambda's default) */
@@ -170,6 +173,7 @@ export class ConnectFunction extends Construct {
             vpcSubnets: placement.vpcSubnets,
             securityGroups: placement.securityGroups,
           }),
+      ...(props.layers === undefined ? {} : { layers: props.layers }),
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),

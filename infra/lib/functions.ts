@@ -91,6 +91,7 @@ export class ConnectFunctions extends Construct {
       logRetention: options.logRetention ?? RetentionDays.ONE_MONTH,
       tracing: options.tracing ?? false,
       ...(kafka.placement === undefined ? {} : { placement: kafka.placement }),
+      ...(kafka.caLayer === undefined ? {} : { layers: [kafka.caLayer] }),
     };
     const environment: Record<string, string> = {
       STATE_TABLE: stateTable.table.tableName,

@@ -1,4 +1,7 @@
-import { Fn, Stack } from 'aws-cdk-lib';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Fn, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import {
   GatewayVpcEndpointAwsService,
   InterfaceVpcEndpointAwsService,
@@ -9,6 +12,8 @@ import {
   SubnetType,
 } from 'aws-cdk-lib/aws-ec2';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Code, LayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
 
@@ -56,6 +61,15 @@ export interface KafkaAccessProps {
    */
   readonly tls?: boolean;
   /**
+   * The PEM certificate of the private CA that signed a self-managed cluster's broker
+   * certificates (MSK brokers' certificates chain to a public CA: leave it out). The functions
+   * trust it through `NODE_EXTRA_CA_CERTS` (a layer holding it at {@link KAFKA_CA_PATH}), the
+   * sink mappings through a `SERVER_ROOT_CA_CERTIFICATE` secret the construct makes of it (a CA
+   * certificate is public: it is stored in plain text). Needs TLS.
+   * @default - the brokers' certificates chain to a public CA
+   */
+  readonly caCertificatePem?: string;
+  /**
    * The VPC of a private cluster: every function runs in it, and self-managed sink mappings
    * reach the brokers through it.
    * @default - functions outside any VPC (the brokers must be reachable from the internet)
@@ -80,6 +94,11 @@ export interface KafkaAccessProps {
   readonly topicPatterns?: readonly string[];
 }
 
+/** Where the functions find `caCertificatePem` (the layer's file, under /opt). */
+export const KAFKA_CA_PATH = '/opt/kafka-ca.pem';
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
 /** One entry of Lambda's `SourceAccessConfigurations`. */
 interface SourceAccessConfiguration {
   readonly Type: string;
@@ -96,6 +115,9 @@ export class KafkaAccess extends Construct {
   readonly auth: KafkaAuth;
   readonly tls: boolean;
   readonly placement: FunctionPlacement | undefined;
+  /** The layer holding `caCertificatePem`, for every function; undefined without one. */
+  readonly caLayer: LayerVersion | undefined;
+  readonly #caSecret: Secret | undefined;
   readonly #props: KafkaAccessProps;
 
   constructor(scope: Construct, id: string, props: KafkaAccessProps) {
@@ -117,6 +139,44 @@ export class KafkaAccess extends Construct {
     }
     this.tls = props.tls ?? (props.mskClusterArn !== undefined || this.auth.mode !== 'none');
     this.placement = props.vpc === undefined ? undefined : this.#placement(props.vpc);
+    const pem = props.caCertificatePem;
+    if (pem === undefined) {
+      this.caLayer = undefined;
+      this.#caSecret = undefined;
+    } else {
+      this.#checkCaCertificate(pem);
+      const dir = mkdtempSync(join(tmpdir(), 'serverless-connect-kafka-ca-'));
+      writeFileSync(join(dir, KAFKA_CA_PATH.replace('/opt/', '')), pem);
+      this.caLayer = new LayerVersion(this, 'CaCertificateLayer', {
+        code: Code.fromAsset(dir),
+        description: "serverless-connect: the Kafka brokers' CA certificate (NODE_EXTRA_CA_CERTS)",
+      });
+      this.#caSecret = new Secret(this, 'CaCertificateSecret', {
+        description:
+          "serverless-connect: the Kafka brokers' CA certificate, for the sink mappings " +
+          '(SERVER_ROOT_CA_CERTIFICATE)',
+        secretObjectValue: { certificate: SecretValue.unsafePlainText(pem) },
+      });
+      Validations.of(this.#caSecret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'The secret holds a CA certificate, which is public: it changes when the CA is replaced, there is nothing to rotate.',
+      });
+    }
+  }
+
+  #checkCaCertificate(pem: string): void {
+    if (this.#props.mskClusterArn !== undefined) {
+      throw new Error(
+        "KafkaAccess: caCertificatePem is for self-managed clusters (MSK brokers' certificates chain to a public CA)",
+      );
+    }
+    if (!this.tls) throw new Error('KafkaAccess: caCertificatePem needs tls');
+    if (!PEM_CERTIFICATE.test(pem)) {
+      throw new Error(
+        'KafkaAccess: caCertificatePem must hold a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)',
+      );
+    }
   }
 
   #placement(vpc: IVpc): FunctionPlacement {
@@ -164,13 +224,16 @@ export class KafkaAccess extends Construct {
           }
         : {}),
       ...(auth.mode === 'iam' ? { KAFKA_SASL_MECHANISM: 'oauthbearer' } : {}),
+      // Node reads it when the container starts (the layer is there by then).
+      ...(this.caLayer === undefined ? {} : { NODE_EXTRA_CA_CERTS: KAFKA_CA_PATH }),
     };
   }
 
   /**
    * What the enumerator needs to create sink mappings (functions/enumerator/handler.ts):
-   * `KAFKA_CLUSTER_ARN` for MSK, else `SINK_MAPPING_ACCESS_CONFIGURATIONS` (SCRAM secret, VPC
-   * subnets and security group) when there is anything to configure.
+   * `KAFKA_CLUSTER_ARN` for MSK, else `SINK_MAPPING_ACCESS_CONFIGURATIONS` (SCRAM secret, the
+   * CA certificate's secret, VPC subnets and security group) when there is anything to
+   * configure.
    */
   mappingEnvironment(): Record<string, string> {
     const arn = this.#props.mskClusterArn;
@@ -190,6 +253,9 @@ export class KafkaAccess extends Construct {
       const type =
         auth.mechanism === 'SCRAM-SHA-256' ? 'SASL_SCRAM_256_AUTH' : 'SASL_SCRAM_512_AUTH';
       configs.push({ Type: type, URI: auth.secretArn });
+    }
+    if (this.#caSecret !== undefined) {
+      configs.push({ Type: 'SERVER_ROOT_CA_CERTIFICATE', URI: this.#caSecret.secretArn });
     }
     // MSK mappings reach the cluster through its own subnets and security groups.
     const placement = this.placement;
@@ -302,6 +368,15 @@ export class KafkaAccess extends Construct {
    */
   grantEventSourcePoller(grantee: IGrantable): void {
     const principal = grantee.grantPrincipal;
+    if (this.#caSecret !== undefined) {
+      principal.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'KafkaCaCertificateSecret',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [this.#caSecret.secretArn],
+        }),
+      );
+    }
     const clusterArn = this.#props.mskClusterArn;
     if (clusterArn !== undefined) {
       principal.addToPrincipalPolicy(

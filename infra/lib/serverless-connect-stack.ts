@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type ISecurityGroup, type IVpc, SecurityGroup, Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -86,6 +87,9 @@ export class ServerlessConnectStack extends Stack {
       auth,
       ...(config.mskClusterArn === undefined ? {} : { mskClusterArn: config.mskClusterArn }),
       ...(config.kafkaTls === undefined ? {} : { tls: config.kafkaTls }),
+      ...(config.kafkaCaCertificateFile === undefined
+        ? {}
+        : { caCertificatePem: readFileSync(config.kafkaCaCertificateFile, 'utf8') }),
       ...(vpc === undefined
         ? {}
         : {

@@ -6,19 +6,23 @@ import { KafkaAccess } from '../../../infra/lib/kafka-access.js';
 import { ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
 import { resourcesOf, type Synthesized, statementOf, synthConstruct } from './synth.js';
 import {
+  CA_PEM,
   MSK_ARN,
   mskIamInVpc,
   SECRET_ARN,
   SUBNET_IDS,
   scramInVpcWithEndpoints,
+  selfManagedPrivateCa,
 } from './variants.js';
 
 let msk: Synthesized;
 let scram: Synthesized;
+let privateCa: Synthesized;
 
 beforeAll(() => {
   msk = synthConstruct(mskIamInVpc);
   scram = synthConstruct(scramInVpcWithEndpoints);
+  privateCa = synthConstruct(selfManagedPrivateCa);
 }, 60_000);
 
 const variablesOf = (s: Synthesized, fn: string): Record<string, unknown> => {
@@ -194,5 +198,51 @@ describe('KafkaAccess', () => {
       });
     // Assess
     expect(build).toThrow(/at most 14 minutes/);
+  });
+
+  it('makes every function and the sink mappings trust a private CA given as PEM', () => {
+    // Prepare
+    const layers = Object.keys(resourcesOf(privateCa.template, 'AWS::Lambda::LayerVersion'));
+    const secrets = Object.entries(resourcesOf(privateCa.template, 'AWS::SecretsManager::Secret'));
+    const functions = Object.values(resourcesOf(privateCa.template, 'AWS::Lambda::Function'));
+    // Act
+    const access = variablesOf(privateCa, 'Enumerator').SINK_MAPPING_ACCESS_CONFIGURATIONS as {
+      'Fn::Join': [string, (string | { Ref: string })[]];
+    };
+    const text = access['Fn::Join'][1]
+      .map((part) => (typeof part === 'string' ? part : `<${part.Ref}>`))
+      .join('');
+    const [secretId, secret] = secrets[0] ?? [];
+    // Assess
+    expect(layers).toHaveLength(1);
+    expect(functions).toHaveLength(4);
+    for (const fn of functions) {
+      expect(fn.Properties.Layers).toEqual([{ Ref: layers[0] }]);
+      expect(
+        (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+      ).toMatchObject({ KAFKA_SSL: 'true', NODE_EXTRA_CA_CERTS: '/opt/kafka-ca.pem' });
+    }
+    expect(secrets).toHaveLength(1);
+    expect(JSON.parse(String(secret?.Properties.SecretString))).toEqual({ certificate: CA_PEM });
+    expect(JSON.parse(text)).toEqual([
+      { Type: 'SERVER_ROOT_CA_CERTIFICATE', URI: `<${secretId}>` },
+    ]);
+    expect(
+      statementOf(privateCa.template, 'ConnectFunctionsSinkTaskRole', 'KafkaCaCertificateSecret'),
+    ).toMatchObject({ Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId } });
+  });
+
+  it('refuses a private CA for MSK, without TLS, or that is not a PEM certificate', () => {
+    const attempt = (props: Record<string, unknown>) => () => {
+      const stack = new Stack(new App(), 'Ca');
+      new KafkaAccess(stack, 'Kafka', { bootstrapServers: ['b:9093'], ...props });
+    };
+    expect(attempt({ mskClusterArn: MSK_ARN, caCertificatePem: CA_PEM })).toThrow(
+      'self-managed clusters',
+    );
+    expect(attempt({ tls: false, caCertificatePem: CA_PEM })).toThrow('needs tls');
+    expect(attempt({ tls: true, caCertificatePem: 'not a certificate' })).toThrow(
+      'must hold a PEM certificate',
+    );
   });
 });

@@ -66,6 +66,23 @@ export const apiKeyWithExtras = (stack: Stack): ServerlessConnectProps => ({
   },
 });
 
+/** A throwaway self-signed CA certificate (PEM), as a self-managed cluster's private CA. */
+export const CA_PEM = [
+  '-----BEGIN CERTIFICATE-----',
+  'MIIBfjCCASOgAwIBAgIUZ2xXbGzZ0cN3b5nq1m1QbGq1yk4wCgYIKoZIzj0EAwIw',
+  'FTETMBEGA1UEAwwKdGVzdC1rYWZrYTAeFw0yNjAxMDEwMDAwMDBaFw0zNjAxMDEw',
+  '-----END CERTIFICATE-----',
+  '',
+].join('\n');
+
+export const selfManagedPrivateCa = (): ServerlessConnectProps => ({
+  kafka: {
+    bootstrapServers: ['broker-1.internal:9093'],
+    tls: true,
+    caCertificatePem: CA_PEM,
+  },
+});
+
 export const iamAndApiKey = (): ServerlessConnectProps => ({
   ...selfManagedPlain(),
   api: { auth: 'iam-and-api-key' },
@@ -77,4 +94,5 @@ export const VARIANTS: Record<string, (stack: Stack) => ServerlessConnectProps> 
   'self-managed SCRAM in a VPC with endpoints and a table key': scramInVpcWithEndpoints,
   'API key, public OpenAPI document, web ACL and alarm topic': apiKeyWithExtras,
   'IAM signature and API key': iamAndApiKey,
+  'self-managed TLS with a private CA': selfManagedPrivateCa,
 };

@@ -2,22 +2,12 @@
  * Integration-test helpers around the test broker's topics: create one, and read one back
  * (read_committed, from the beginning) as the records Lambda's event source mapping delivers.
  */
-import type { IHeaders } from 'kafkajs';
+
+import { toEsmSourceRecord } from '../../local/esm/kafkajs-records.js';
 import type { EsmSourceRecord } from '../../shared/runtime/sink/esm-event.js';
 import { createTopics, testKafka, uniqueName } from './services.js';
 
-const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** kafkajs message headers as the mapping's list: one entry per value, in order. */
-export function esmHeadersOf(headers: IHeaders | undefined): EsmSourceRecord['headers'] {
-  return Object.entries(headers ?? {}).flatMap(([key, value]) =>
-    (Array.isArray(value) ? value : [value]).map((v) => ({
-      key,
-      value: v === undefined ? null : typeof v === 'string' ? encoder.encode(v) : new Uint8Array(v),
-    })),
-  );
-}
 
 /** Creates `topic` with `numPartitions` partitions on the test broker and waits for leaders. */
 export async function createTestTopic(topic: string, numPartitions: number): Promise<void> {
@@ -46,15 +36,7 @@ export async function readTopicRecords(
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
-      seen.push({
-        topic,
-        partition,
-        offset: Number(message.offset),
-        timestamp: Number(message.timestamp),
-        key: message.key === null ? null : new Uint8Array(message.key),
-        value: message.value === null ? null : new Uint8Array(message.value),
-        headers: esmHeadersOf(message.headers),
-      });
+      seen.push(toEsmSourceRecord(topic, partition, message));
     },
   });
   const deadline = Date.now() + 30_000;

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
+import { toEsmSourceRecord } from '../../../local/esm/kafkajs-records.js';
 import { waitForTopicLeaders } from '../../../shared/adapters/kafkajs/admin.js';
 import type { EsmSourceRecord } from '../../../shared/runtime/sink/esm-event.js';
 
@@ -95,12 +96,7 @@ async function readInput(
       eachMessage: async ({ partition, message }) => {
         const seq = Number(message.headers?.seq?.toString() ?? Number.NaN);
         byPartition[partition]?.push({
-          topic,
-          partition,
-          offset: Number(message.offset),
-          timestamp: Number(message.timestamp),
-          key: message.key === null ? null : new Uint8Array(message.key),
-          value: message.value === null ? null : new Uint8Array(message.value),
+          ...toEsmSourceRecord(topic, partition, message),
           headers: [{ key: 'seq', value: encoder.encode(String(seq)) }],
           id: `${partition}-${seq}`,
           seq,

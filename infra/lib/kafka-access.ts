@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Fn, SecretValue, Stack, Validations } from 'aws-cdk-lib';
+import { SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import {
   GatewayVpcEndpointAwsService,
   InterfaceVpcEndpointAwsService,
@@ -16,6 +16,7 @@ import { Code, LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
+import { mskIamStatements } from './msk-iam.js';
 
 /** How the functions and the sink mappings authenticate to Kafka. */
 export type KafkaAuth =
@@ -302,62 +303,14 @@ export class KafkaAccess extends Construct {
     }
     const clusterArn = this.#props.mskClusterArn;
     if (auth.mode === 'iam' && clusterArn !== undefined) {
-      for (const statement of this.#mskIamStatements(clusterArn, transactionalIdPrefix)) {
+      for (const statement of mskIamStatements(
+        clusterArn,
+        transactionalIdPrefix,
+        this.#props.topicPatterns ?? ['*'],
+      )) {
         principal.addToPrincipalPolicy(statement);
       }
     }
-  }
-
-  /**
-   * MSK IAM access control, scoped to this cluster: ARNs of its topics, groups and transactional
-   * ids are derived from the cluster ARN (`...:cluster/<name>/<uuid>` becomes
-   * `...:topic/<name>/<uuid>/<topic>`).
-   */
-  #mskIamStatements(clusterArn: string, transactionalIdPrefix: string): PolicyStatement[] {
-    const [head, rest] = [0, 1].map((i) => Fn.select(i, Fn.split(':cluster/', clusterArn)));
-    const arn = (kind: string, name: string) => `${head}:${kind}/${rest}/${name}`;
-    const topics = this.#props.topicPatterns ?? ['*'];
-    return [
-      new PolicyStatement({
-        sid: 'MskIamCluster',
-        actions: [
-          'kafka-cluster:Connect',
-          'kafka-cluster:DescribeCluster',
-          'kafka-cluster:DescribeClusterDynamicConfiguration',
-          'kafka-cluster:WriteDataIdempotently',
-        ],
-        resources: [clusterArn],
-      }),
-      new PolicyStatement({
-        sid: 'MskIamTopics',
-        actions: [
-          'kafka-cluster:DescribeTopic',
-          'kafka-cluster:DescribeTopicDynamicConfiguration',
-          'kafka-cluster:CreateTopic',
-          'kafka-cluster:ReadData',
-          'kafka-cluster:WriteData',
-        ],
-        // Connectors choose their topics at run time through the REST API.
-        resources: topics.map((topic) => arn('topic', topic)),
-      }),
-      new PolicyStatement({
-        sid: 'MskIamGroups',
-        actions: [
-          'kafka-cluster:DescribeGroup',
-          'kafka-cluster:AlterGroup',
-          'kafka-cluster:DeleteGroup',
-        ],
-        // Sink mapping groups are `connect-<connector>-<topic>`; source commit markers
-        // `<prefix>-<connector>-<task>`.
-        resources: [arn('group', 'connect-*'), arn('group', `${transactionalIdPrefix}-*`)],
-      }),
-      new PolicyStatement({
-        sid: 'MskIamTransactionalIds',
-        actions: ['kafka-cluster:DescribeTransactionalId', 'kafka-cluster:AlterTransactionalId'],
-        // One transactional id per task: `<prefix>-<connector>-<task>`.
-        resources: [arn('transactional-id', `${transactionalIdPrefix}-*`)],
-      }),
-    ];
   }
 
   /**

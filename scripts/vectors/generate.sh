@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
-# Regenerates test/fixtures/json-converter-vectors.json by running Apache Kafka Connect's own
-# JsonConverter (org.apache.kafka:connect-json, from Maven Central) over the cases in
-# JsonConverterVectors.java. Each vector holds the exact bytes Connect writes (`json`) and what
-# Connect's own toConnectData + fromConnectData give back (`roundTrip`). Needs Java 17+ and Maven.
+# Regenerates the converter test vectors with Apache Kafka Connect's own classes (from Maven
+# Central, see pom.xml). Needs Java 17+ and Maven.
+#
+# - test/fixtures/json-converter-vectors.json: JsonConverter (org.apache.kafka:connect-json)
+#   over the cases in JsonConverterVectors.java. Each vector holds the exact bytes Connect
+#   writes (`json`) and what Connect's own toConnectData + fromConnectData give back (`roundTrip`).
+# - test/fixtures/primitive-converter-vectors.json: Long/Integer/Short/Float/Double/
+#   BooleanConverter (org.apache.kafka:connect-runtime) over the cases in
+#   PrimitiveConverterVectors.java, both directions, errors included.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 lib="$root/.kafka/vectors-lib"
-if [ ! -f "$lib/.complete" ]; then
+# The jars are cached per version of pom.xml.
+stamp="$lib/.complete-$(sha256sum "$here/pom.xml" | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
   rm -rf "$lib" && mkdir -p "$lib"
-  mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$lib"
-  touch "$lib/.complete"
+  # Debian's Maven colours its output even in batch mode; keep stdout for the vectors alone.
+  mvn -q -B -Dstyle.color=never -f "$here/pom.xml" dependency:copy-dependencies \
+    -DoutputDirectory="$lib" >&2
+  touch "$stamp"
 fi
 mkdir -p "$root/test/fixtures"
-java -cp "$lib/*" "$here/JsonConverterVectors.java" >"$root/test/fixtures/json-converter-vectors.json"
-echo "wrote $(grep -c '"name"' "$root/test/fixtures/json-converter-vectors.json") vectors"
+for generator in JsonConverterVectors:json-converter-vectors PrimitiveConverterVectors:primitive-converter-vectors; do
+  class="${generator%%:*}"
+  fixture="$root/test/fixtures/${generator#*:}.json"
+  # Written beside the fixture first, so a failed run leaves the committed one intact.
+  java -cp "$lib/*" "$here/$class.java" >"$fixture.tmp"
+  mv "$fixture.tmp" "$fixture"
+  echo "wrote $(grep -c '"name"' "$fixture") vectors to ${fixture#"$root/"}"
+done

@@ -3,9 +3,18 @@
  * connector configs (`value.converter=org.apache.kafka.connect.json.JsonConverter`) work as is.
  * The registry adds the simple names (`JsonConverter`, `Json`) as aliases.
  */
+import type { Converter, HeaderConverter } from '../../connect/converter.js';
 import type { AnyPluginDescriptor } from '../../connect/plugin.js';
+import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { JsonConverter } from './json-converter.js';
+import {
+  DoubleConverter,
+  FloatConverter,
+  IntegerConverter,
+  LongConverter,
+  ShortConverter,
+} from './number-converters.js';
 import { SimpleHeaderConverter } from './simple-header-converter.js';
 import { StringConverter } from './string-converter.js';
 
@@ -16,6 +25,20 @@ const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
+const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
+
+/**
+ * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
+ * ...), every one both a converter and a header converter.
+ */
+const PRIMITIVE_CONVERTERS: ReadonlyArray<readonly [string, () => Converter & HeaderConverter]> = [
+  ['LongConverter', () => new LongConverter()],
+  ['IntegerConverter', () => new IntegerConverter()],
+  ['ShortConverter', () => new ShortConverter()],
+  ['FloatConverter', () => new FloatConverter()],
+  ['DoubleConverter', () => new DoubleConverter()],
+  ['BooleanConverter', () => new BooleanConverter()],
+];
 
 /** Every built-in converter and header converter, one descriptor per (class, type). */
 export const converterDescriptors: AnyPluginDescriptor[] = [
@@ -68,4 +91,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     version: CONVERTERS_VERSION,
     create: () => new SimpleHeaderConverter(),
   },
+  ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
+    (['converter', 'header_converter'] as const).map((type) => ({
+      className: `${CONVERTERS_PACKAGE}.${simpleName}`,
+      aliases: [],
+      type,
+      version: CONVERTERS_VERSION,
+      create,
+    })),
+  ),
 ];

@@ -4,6 +4,9 @@ import { builtinRegistry } from '../../../../shared/plugins/registry.js';
 
 const T = 'org.apache.kafka.connect.transforms.';
 const keyed = (name: string) => [`${T}${name}$Key`, `${T}${name}$Value`];
+const PRIMITIVE_CONVERTERS = ['Long', 'Integer', 'Short', 'Float', 'Double', 'Boolean'].map(
+  (type) => `org.apache.kafka.connect.converters.${type}Converter`,
+);
 
 /** Apache Kafka Connect's built-in class names, as users write them in connector configs. */
 const apacheNames = {
@@ -11,12 +14,14 @@ const apacheNames = {
     'org.apache.kafka.connect.json.JsonConverter',
     'org.apache.kafka.connect.storage.StringConverter',
     'org.apache.kafka.connect.converters.ByteArrayConverter',
+    ...PRIMITIVE_CONVERTERS,
   ],
   header_converter: [
     'org.apache.kafka.connect.storage.SimpleHeaderConverter',
     'org.apache.kafka.connect.json.JsonConverter',
     'org.apache.kafka.connect.storage.StringConverter',
     'org.apache.kafka.connect.converters.ByteArrayConverter',
+    ...PRIMITIVE_CONVERTERS,
   ],
   transformation: [
     ...keyed('InsertField'),

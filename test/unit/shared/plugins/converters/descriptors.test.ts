@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../../../../shared/connect/plugin.js';
+import { BooleanConverter } from '../../../../../shared/plugins/converters/boolean-converter.js';
 import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
 import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
 import { JsonConverter } from '../../../../../shared/plugins/converters/json-converter.js';
+import {
+  DoubleConverter,
+  FloatConverter,
+  IntegerConverter,
+  LongConverter,
+  ShortConverter,
+} from '../../../../../shared/plugins/converters/number-converters.js';
 import { SimpleHeaderConverter } from '../../../../../shared/plugins/converters/simple-header-converter.js';
 import { StringConverter } from '../../../../../shared/plugins/converters/string-converter.js';
 
@@ -17,6 +25,12 @@ describe('converterDescriptors', () => {
     ['org.apache.kafka.connect.json.JsonConverter', JsonConverter],
     ['org.apache.kafka.connect.storage.StringConverter', StringConverter],
     ['org.apache.kafka.connect.converters.ByteArrayConverter', ByteArrayConverter],
+    ['org.apache.kafka.connect.converters.LongConverter', LongConverter],
+    ['org.apache.kafka.connect.converters.IntegerConverter', IntegerConverter],
+    ['org.apache.kafka.connect.converters.ShortConverter', ShortConverter],
+    ['org.apache.kafka.connect.converters.FloatConverter', FloatConverter],
+    ['org.apache.kafka.connect.converters.DoubleConverter', DoubleConverter],
+    ['org.apache.kafka.connect.converters.BooleanConverter', BooleanConverter],
   ])('registers %s as a converter and a header converter', (className, type) => {
     // Prepare
     const r = registry();
@@ -51,9 +65,13 @@ describe('converterDescriptors', () => {
     // Act
     const json = r.resolve('JsonConverter', 'converter').create();
     const string = r.resolve('String', 'converter').create();
+    const long = r.resolve('LongConverter', 'converter').create();
+    const bool = r.resolve('Boolean', 'header_converter').create();
 
     // Assess
     expect(json).toBeInstanceOf(JsonConverter);
     expect(string).toBeInstanceOf(StringConverter);
+    expect(long).toBeInstanceOf(LongConverter);
+    expect(bool).toBeInstanceOf(BooleanConverter);
   });
 });

@@ -49,6 +49,15 @@ export interface LocalRuntimeOptions {
   readonly levelRefreshMs?: number;
   /** `kafka_cluster_id` of `GET /`. @default the broker's cluster id */
   readonly kafkaClusterId?: string;
+  /**
+   * Who starts the pinned broker (`npm start` says `npm-start`): a broker an earlier process of
+   * the same owner left running is taken over and stopped on close. @default none
+   */
+  readonly brokerOwner?: string;
+  /** Start-up progress lines (the broker scripts': fetching, formatting, starting). */
+  readonly onProgress?: (line: string) => void;
+  /** Aborting stops the start-up: what was started is stopped and the start rejects. */
+  readonly signal?: AbortSignal;
   /** Plugins beyond the built-in ones (tests). */
   readonly extraPlugins?: readonly AnyPluginDescriptor[];
 }

@@ -4,6 +4,7 @@ import { jsonLogger } from '../../shared/adapters/logging/json-logger.js';
 import { ConfigError } from '../../shared/connect/errors.js';
 import { BrokerUnavailableError } from './broker.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
+import { LOCAL_DEFAULTS } from './options.js';
 import { banner, removeRuntimeInfo, runtimeInfoOf, writeRuntimeInfo } from './runtime-info.js';
 import { type LocalRuntime, startLocalRuntime } from './start.js';
 
@@ -37,15 +38,50 @@ export async function runCli(): Promise<number> {
       : `starting serverless-connect (state in ${options.dataDir}) ...\n`,
   );
 
+  // Signals are ours from here on: one during start-up stops the start and whatever it started
+  // (the broker included), one afterwards shuts down gracefully, a second exits at once.
+  const startup = new AbortController();
+  let onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`${signal}: stopping the start-up and what it started ...\n`);
+    onSignal = () => {
+      process.stderr.write('exiting without waiting\n');
+      process.exit(130);
+    };
+    startup.abort();
+  };
+  const relay = (signal: NodeJS.Signals) => onSignal(signal);
+  process.on('SIGINT', relay);
+  process.on('SIGTERM', relay);
+
   let runtime: LocalRuntime;
   try {
-    runtime = await startLocalRuntime({ ...options, dataDir });
+    runtime = await startLocalRuntime({
+      ...options,
+      dataDir,
+      brokerOwner: 'npm-start',
+      onProgress: (line) => process.stderr.write(`${line}\n`),
+      signal: startup.signal,
+    });
   } catch (error) {
+    if (startup.signal.aborted) {
+      process.stderr.write('stopped\n');
+      return 130;
+    }
     if (error instanceof BrokerUnavailableError || error instanceof ConfigError) {
       process.stderr.write(`\n${error.message}\n`);
       return 1;
     }
+    const taken = portTakenMessage(error, options);
+    if (taken !== undefined) {
+      process.stderr.write(`\n${taken}\n`);
+      return 1;
+    }
     throw error;
+  }
+  if (startup.signal.aborted) {
+    await runtime.close();
+    process.stderr.write('stopped\n');
+    return 130;
   }
   // One stray rejection must not take every connector down with the process: log it.
   const crashLog = jsonLogger('error', { logger: 'serverless-connect.local' });
@@ -57,7 +93,7 @@ export async function runCli(): Promise<number> {
 
   return new Promise<number>((done) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
+    onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
         process.stderr.write(`${signal} again: exiting without waiting\n`);
         process.exit(130);
@@ -81,7 +117,24 @@ export async function runCli(): Promise<number> {
           done(1);
         });
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
   });
+}
+
+/** What to say when a server of ours could not listen because its port is taken. */
+function portTakenMessage(
+  error: unknown,
+  options: { readonly port?: number; readonly s3Port?: number },
+): string | undefined {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code !== 'EADDRINUSE' || typeof port !== 'number') return undefined;
+  const which =
+    port === (options.port ?? LOCAL_DEFAULTS.port)
+      ? 'the REST API; pick another with --port <n> or PORT'
+      : port === (options.s3Port ?? LOCAL_DEFAULTS.s3Port)
+        ? 'the local S3 server; pick another with --s3-port <n> or S3_PORT'
+        : 'a local server';
+  return [
+    `serverless-connect could not start: port ${port} is taken by another process (${which}).`,
+    'Is another `npm start` running? Stop it, or use other ports.',
+  ].join('\n');
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { Kafka, logLevel } from 'kafkajs';
 import { type RunningDynamo, startDynalite } from '../services/dynalite.js';
-import type { KafkaBrokerHandle } from '../services/kafka-broker.js';
+import type { EnsureBrokerOptions, KafkaBrokerHandle } from '../services/kafka-broker.js';
 import { type RunningS3, startS3rver } from '../services/s3rver.js';
 import { connectBroker } from './broker.js';
 
@@ -26,6 +26,8 @@ export interface LocalServicesOptions {
   readonly dataDir: string | undefined;
   readonly s3Port: number;
   readonly dynamoPort: number;
+  /** How the pinned broker is started when no brokers are given (owner, progress, abort). */
+  readonly broker?: EnsureBrokerOptions;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
   if (dynamoDirectory !== undefined) await mkdir(dynamoDirectory, { recursive: true });
   if (s3Directory !== undefined) await mkdir(s3Directory, { recursive: true });
   const [broker, dynamo, s3] = await Promise.allSettled([
-    connectBroker(options.brokers),
+    connectBroker(options.brokers, options.broker),
     startDynalite({
       port: options.dynamoPort,
       ...(dynamoDirectory === undefined ? {} : { path: dynamoDirectory }),

@@ -83,6 +83,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     s3Port: o.s3Port,
     dynamoPort: o.dynamoPort ?? 0,
     ...(o.brokers === undefined ? {} : { brokers: o.brokers }),
+    broker: {
+      ...(o.brokerOwner === undefined ? {} : { owner: o.brokerOwner }),
+      ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+    },
   });
   const closers: Closer[] = [{ part: 'services', close: () => services.close() }];
   let log: Logger = silentLogger;
@@ -96,6 +101,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
   };
   try {
+    o.signal?.throwIfAborted();
     const brokers = services.broker.brokers;
     const dynamo = new DynamoDBClient({
       endpoint: services.dynamo.endpoint,
@@ -106,6 +112,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await ensureTable(dynamo, o.stateTable);
     await ensureBucket(services.s3, o.bucket);
     const clusterId = o.kafkaClusterId ?? (await kafkaClusterId(brokers));
+    o.signal?.throwIfAborted();
 
     const parts = composeLocal({
       brokers,

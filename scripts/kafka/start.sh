@@ -11,23 +11,32 @@
 # KAFKA_HOME_DIR/tls/ (reused while it exists); clients trust it through
 # KAFKA_HOME_DIR/tls/ca.pem, for Node: NODE_EXTRA_CA_CERTS=<that path>.
 # `npm run check:auth` starts such a broker beside the test broker.
+# With KAFKA_OWNER set, a broker this run starts is recorded as started by that owner (see
+# common.sh). Stdout carries one line, the broker's address, also written to
+# $KAFKA_HOME_DIR/broker.address (read that file from programs); everything else goes to stderr.
+# The broker runs in a session of its own, so a Ctrl-C in the terminal that started it reaches
+# only its starter, which decides when to stop it. Exit codes: see common.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 pid="$(kafka_running_pid)"
 if [ -n "$pid" ]; then
   port="$(cat "$KAFKA_HOME_DIR/broker.port" 2>/dev/null || echo "$KAFKA_PORT")"
   kafka_log "already running (pid $pid) on 127.0.0.1:$port"
+  kafka_write_address "127.0.0.1:$port"
   echo "127.0.0.1:$port"
   exit 0
 fi
+rm -f "$KAFKA_ADDRESS_FILE" "$KAFKA_OWNER_FILE"
 
-JAVA="$(kafka_find_java)"
-bash "$KAFKA_SCRIPTS_DIR/fetch.sh"
+JAVA="$(kafka_find_java)" || exit "$KAFKA_EXIT_NO_JAVA"
+bash "$KAFKA_SCRIPTS_DIR/fetch.sh" >&2 || exit $?
 
-if kafka_port_open "$KAFKA_PORT"; then
-  kafka_log "port $KAFKA_PORT is taken by another process; set KAFKA_PORT to a free port, or KAFKA_BROKERS to use that broker"
-  exit 1
-fi
+for taken in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
+  if kafka_port_open "$taken"; then
+    kafka_log "port $taken is taken by another process; set KAFKA_PORT (and KAFKA_CONTROLLER_PORT) to free ports, or KAFKA_BROKERS to use a broker that runs there"
+    exit "$KAFKA_EXIT_PORT_TAKEN"
+  fi
+done
 
 mkdir -p "$KAFKA_DATA_DIR" "$KAFKA_LOG_DIR"
 CONFIG="$KAFKA_HOME_DIR/server.properties"
@@ -101,38 +110,59 @@ if [ ! -f "$KAFKA_DATA_DIR/meta.properties" ]; then
   "$JAVA" -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" -Dkafka.logs.dir="$KAFKA_LOG_DIR" \
     -cp "$CLASSPATH_ARG" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" "${format_scram[@]}" \
     >"$KAFKA_LOG_DIR/format.log" 2>&1 || {
+    kafka_log "formatting the KRaft storage failed:"
     cat "$KAFKA_LOG_DIR/format.log" >&2
-    exit 1
+    exit "$KAFKA_EXIT_BROKER_EXITED"
   }
 fi
 
 kafka_log "starting Apache Kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT"
 : >"$KAFKA_LOG_DIR/stdout.log"
 start_mark="$(wc -l <"$KAFKA_LOG_DIR/server.log" 2>/dev/null || echo 0)"
-nohup "$JAVA" -Xms256m -Xmx"$KAFKA_HEAP" -XX:+UseG1GC -Djava.awt.headless=true \
+# setsid: a session of its own (see above); without setsid the broker shares its starter's.
+detach=()
+if command -v setsid >/dev/null 2>&1; then detach=(setsid); fi
+"${detach[@]}" nohup "$JAVA" -Xms256m -Xmx"$KAFKA_HEAP" -XX:+UseG1GC -Djava.awt.headless=true \
   -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2.properties" -Dkafka.logs.dir="$KAFKA_LOG_DIR" \
   -cp "$CLASSPATH_ARG" kafka.Kafka "$CONFIG" >"$KAFKA_LOG_DIR/stdout.log" 2>&1 </dev/null &
 pid=$!
 echo "$pid" >"$KAFKA_PID_FILE"
 echo "$KAFKA_PORT" >"$KAFKA_HOME_DIR/broker.port"
+if [ -n "${KAFKA_OWNER:-}" ]; then printf '%s\n' "$KAFKA_OWNER" >"$KAFKA_OWNER_FILE"; fi
+
+# Stops the broker this run started (start-up failed): nothing is left behind.
+abandon() {
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 20); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$KAFKA_PID_FILE" "$KAFKA_OWNER_FILE"
+}
+# Stopped by its caller before the broker is ready: stop the broker too.
+trap 'kafka_log "interrupted during start-up; stopping the broker"; abandon; exit 143' TERM INT HUP
 
 deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-120}))
 while :; do
   if ! kill -0 "$pid" 2>/dev/null; then
     kafka_log "the broker exited during start-up; last lines of its logs:"
     tail -n 30 "$KAFKA_LOG_DIR/stdout.log" "$KAFKA_LOG_DIR/server.log" >&2 2>/dev/null || true
-    rm -f "$KAFKA_PID_FILE"
-    exit 1
+    rm -f "$KAFKA_PID_FILE" "$KAFKA_OWNER_FILE"
+    exit "$KAFKA_EXIT_BROKER_EXITED"
   fi
   if kafka_port_open "$KAFKA_PORT" &&
     tail -n +"$((start_mark + 1))" "$KAFKA_LOG_DIR/server.log" 2>/dev/null | grep -q 'Kafka Server started'; then
     break
   fi
   if [ "$SECONDS" -ge "$deadline" ]; then
-    kafka_log "the broker did not become ready in ${KAFKA_START_TIMEOUT:-120}s; see $KAFKA_LOG_DIR/server.log"
-    exit 1
+    kafka_log "the broker did not become ready in ${KAFKA_START_TIMEOUT:-120}s (see $KAFKA_LOG_DIR/server.log); stopping it"
+    abandon
+    exit "$KAFKA_EXIT_NOT_READY"
   fi
   sleep 0.5
 done
+trap - TERM INT HUP
 kafka_log "ready (pid $pid) on 127.0.0.1:$KAFKA_PORT"
+kafka_write_address "127.0.0.1:$KAFKA_PORT"
 echo "127.0.0.1:$KAFKA_PORT"

@@ -19,7 +19,7 @@ else
   fi
   kafka_log "stopped"
 fi
-rm -f "$KAFKA_PID_FILE"
+rm -f "$KAFKA_PID_FILE" "$KAFKA_ADDRESS_FILE" "$KAFKA_OWNER_FILE"
 if [ "${1:-}" = "--wipe" ]; then
   rm -rf "$KAFKA_DATA_DIR"
   kafka_log "data wiped"

@@ -47,6 +47,19 @@ export async function resolvePartitions(
   );
 }
 
+/** True when every topic the subscription names (or partition it lists) exists. */
+function nothingMissing(
+  subscription: KafkaSubscription,
+  found: readonly TopicPartitionRef[],
+): boolean {
+  if (subscription.partitions !== undefined) {
+    return new Set(subscription.partitions.map(topicPartitionId)).size === found.length;
+  }
+  if (subscription.pattern !== undefined) return true;
+  const topics = new Set(found.map((p) => p.topic));
+  return subscription.topics.every((topic) => topics.has(topic));
+}
+
 interface Discovered {
   readonly key: string;
   readonly at: number;
@@ -56,7 +69,8 @@ interface Discovered {
 /**
  * When to look at the cluster again, per connector. The last discovery is kept in memory (a
  * warm enumerator container runs every minute); a cold container discovers at once, which only
- * makes discovery earlier, never later, than the interval.
+ * makes discovery earlier, never later, than the interval. While a named topic or listed
+ * partition does not exist, every run looks again.
  *
  * Bounded subscriptions (stopping offsets set) are resolved once, as Flink disables periodic
  * discovery in bounded mode; so are subscriptions whose interval is zero or negative.
@@ -93,7 +107,13 @@ export class PartitionDiscovery {
       return { partitions: last.partitions, discovered: false };
     }
     const partitions = await resolvePartitions(admin, subscription);
-    this.#last.set(connector, { key, at: now, partitions });
+    // A named topic or listed partition not there yet (a sink created before its source wrote)
+    // is looked for again at the next run, not an interval later.
+    if (nothingMissing(subscription, partitions)) {
+      this.#last.set(connector, { key, at: now, partitions });
+    } else {
+      this.#last.delete(connector);
+    }
     return { partitions, discovered: true };
   }
 

@@ -346,6 +346,25 @@ describe('Enumerator', () => {
       });
     });
 
+    it('gives a sink created before its topic exists a mapping at the next run after the topic appears, not an interval later', async () => {
+      // Prepare: the README's first run creates the source and the sink together
+      const h = harness();
+      await h.store.configs.createConnector('s', sinkConfig('s'));
+      await h.enumerator.reconcile('s');
+      const before = await h.store.configs.getTaskConfigs('s');
+      // Act: the source's first write creates the topic; the next run is seconds later
+      h.cluster.add('orders', 2);
+      h.clock.advance(1_000);
+      await h.enumerator.reconcile('s');
+      // Assess
+      const after = await h.store.configs.getTaskConfigs('s');
+      expect(before.tasks.map((t) => t.config[TASK_PARTITIONS_KEY] ?? '').join('')).toBe('');
+      expect(
+        after.tasks.flatMap((t) => t.config[TASK_PARTITIONS_KEY]?.split(',') ?? []).sort(),
+      ).toEqual(['orders-0', 'orders-1']);
+      expect((await h.mappings.list('s')).map((m) => m.topic)).toEqual(['orders']);
+    });
+
     it('picks up a new topic matching topics.regex and gives it a mapping', async () => {
       const h = harness();
       h.cluster.add('events.a', 1).add('other', 1);

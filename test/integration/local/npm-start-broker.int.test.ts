@@ -1,0 +1,161 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../local/services/free-port.js';
+
+const run = promisify(execFile);
+const root = process.cwd();
+const scripts = join(root, 'scripts', 'kafka');
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+/**
+ * `npm start`'s process (local/main.ts) and the broker it starts, as a user meets them: a start
+ * that fails or is interrupted leaves no broker of its own behind, a broker an earlier run of its
+ * own left behind is taken over and stopped, and a broker the user started is left alone. Each
+ * case has its own broker folder and ports (sharing the jar cache) and makes the start fail on
+ * purpose with a taken S3 port, after the broker has come up.
+ */
+describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let blocker: Server;
+  let takenPort: number;
+
+  beforeAll(async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    takenPort = (blocker.address() as { port: number }).port;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+  });
+
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'sc-npm-start-'));
+    const { KAFKA_BROKERS: _ignored, ...rest } = process.env;
+    env = {
+      ...rest,
+      KAFKA_HOME_DIR: home,
+      KAFKA_LIB_DIR: join(root, '.kafka', `lib-${await pinnedVersion()}`),
+      KAFKA_PORT: String(await freePort()),
+      KAFKA_CONTROLLER_PORT: String(await freePort()),
+      KAFKA_HEAP: '384m',
+    };
+  });
+
+  afterEach(async () => {
+    await run('bash', [join(scripts, 'stop.sh')], { env }).catch(() => undefined);
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('stops the broker it started when the start fails afterwards, and says why it failed', async () => {
+    // Act
+    const exit = await npmStart(['--memory', '--port', '0', '--s3-port', String(takenPort)]);
+    // Assess
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('[kafka] ready');
+    expect(exit.stderr).toContain(`port ${takenPort} is taken by another process`);
+    expect(exit.stderr).not.toMatch(/install/i);
+    expect(await brokerProcesses(home)).toEqual([]);
+  });
+
+  it('takes over and stops a broker an earlier npm start left running', async () => {
+    // Prepare: a broker recorded as started by an npm start whose process is gone
+    await run('bash', [join(scripts, 'start.sh')], {
+      env: { ...env, KAFKA_OWNER: 'npm-start 2147483 0' },
+    });
+    expect(await brokerProcesses(home)).toHaveLength(1);
+    // Act
+    const exit = await npmStart(['--memory', '--port', '0', '--s3-port', String(takenPort)]);
+    // Assess
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('taking over the broker an earlier run left running');
+    expect(await brokerProcesses(home)).toEqual([]);
+  });
+
+  it('leaves a broker the user started running', async () => {
+    // Prepare: `npm run kafka:start`
+    await run('bash', [join(scripts, 'start.sh')], { env });
+    const before = await brokerProcesses(home);
+    // Act
+    const exit = await npmStart(['--memory', '--port', '0', '--s3-port', String(takenPort)]);
+    // Assess
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('already running');
+    expect(await brokerProcesses(home)).toEqual(before);
+    expect(before).toHaveLength(1);
+  });
+
+  it('stops the start-up and the broker it started on Ctrl-C during start-up', async () => {
+    // Act: SIGINT to the process group (as a terminal's Ctrl-C) once the broker is starting
+    const exit = await npmStart(['--memory', '--port', '0', '--s3-port', '0'], (stderr) =>
+      stderr.includes('[kafka] starting Apache Kafka'),
+    );
+    // Assess
+    expect(exit.code).toBe(130);
+    expect(exit.stderr).toContain('SIGINT: stopping the start-up');
+    expect(exit.stderr).not.toContain('[kafka] ready');
+    expect(await brokerProcesses(home)).toEqual([]);
+  });
+
+  /**
+   * Runs `npm start`'s entry point in a process group of its own; with `interruptWhen`, sends
+   * SIGINT to the group as soon as its stderr satisfies it.
+   */
+  async function npmStart(
+    args: readonly string[],
+    interruptWhen?: (stderr: string) => boolean,
+  ): Promise<Exit> {
+    const dataDir = join(home, 'data');
+    const child = spawn(tsx, ['local/main.ts', '--data-dir', dataDir, ...args], {
+      cwd: root,
+      env,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (!interrupted && interruptWhen?.(stderr) === true && child.pid !== undefined) {
+        interrupted = true;
+        process.kill(-child.pid, 'SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('close', (c, s) => resolve([c, s])),
+    );
+    return { code, signal, stderr };
+  }
+});
+
+/** Pids of Kafka brokers whose command line names `home` (their logs folder lies there). */
+async function brokerProcesses(home: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('kafka.Kafka') && cmdline.includes(home)) found.push(pid);
+  }
+  return found;
+}
+
+async function pinnedVersion(): Promise<string> {
+  const pom = await readFile(join(scripts, 'pom.xml'), 'utf8');
+  const version = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom)?.[1];
+  if (!version) throw new Error('kafka.version missing from scripts/kafka/pom.xml');
+  return version;
+}

@@ -6,12 +6,14 @@ import type {
   TopicSpec,
   TransactionalRecordFate,
 } from '../../ports/kafka.js';
+import { retryWhileCoordinatorMoves } from './coordinator-retry.js';
 import { mapKafkaError } from './errors.js';
 import { readRecordFate } from './record-fate.js';
 import { retry } from './records.js';
 
 export class KafkaJsAdmin implements KafkaAdminPort {
   readonly #admin: Admin;
+  readonly #retry: RetryOptions;
   #connected: Promise<void> | undefined;
 
   /** `adminRetry` replaces the default retry policy (from `admin.override.retries` and the backoffs). */
@@ -20,6 +22,7 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     adminRetry: RetryOptions = retry,
   ) {
     this.#admin = kafka.admin({ retry: adminRetry });
+    this.#retry = adminRetry;
   }
 
   async #ready(): Promise<Admin> {
@@ -101,9 +104,16 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     return missing.map((s) => s.topic);
   }
 
+  /**
+   * kafkajs sends OffsetFetch once to the group coordinator; one that is loading or moving (a
+   * fresh broker's `__consumer_offsets`) is waited for here, under the admin's retry policy.
+   */
   async committedOffsets(groupId: string, topic: string): Promise<TopicPartitionOffset[]> {
     const result = await this.#call(`fetching offsets of group ${groupId}`, (admin) =>
-      admin.fetchOffsets({ groupId, topics: [topic] }),
+      retryWhileCoordinatorMoves(
+        () => admin.fetchOffsets({ groupId, topics: [topic] }),
+        this.#retry,
+      ),
     );
     return result.flatMap((t) =>
       t.partitions
@@ -146,13 +156,19 @@ export class KafkaJsAdmin implements KafkaAdminPort {
     for (const topic of topics) {
       await this.#call(`moving the offsets of group ${groupId}`, async (admin) => {
         try {
-          await admin.setOffsets({
-            groupId,
-            topic,
-            partitions: offsets
-              .filter((o) => o.topic === topic)
-              .map((o) => ({ partition: o.partition, offset: String(o.offset) })),
-          });
+          // kafkajs asks the coordinator once (DescribeGroups) before a consumer commits the
+          // offsets; setting them again is harmless (see committedOffsets).
+          await retryWhileCoordinatorMoves(
+            () =>
+              admin.setOffsets({
+                groupId,
+                topic,
+                partitions: offsets
+                  .filter((o) => o.topic === topic)
+                  .map((o) => ({ partition: o.partition, offset: String(o.offset) })),
+              }),
+            this.#retry,
+          );
         } catch (error) {
           // kafkajs refuses (non-retriably) while the group has members; they will leave.
           if (/running instances|not empty/i.test((error as Error).message ?? '')) {

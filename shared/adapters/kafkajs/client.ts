@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Kafka, type KafkaConfig, logLevel, type SASLOptions } from 'kafkajs';
+import { Kafka, type KafkaConfig, type logCreator, logLevel, type SASLOptions } from 'kafkajs';
 import { ConfigError } from '../../connect/errors.js';
 import type {
   AdminOptions,
@@ -24,6 +24,8 @@ export interface KafkaJsOptions {
   readonly sasl?: KafkaConfig['sasl'];
   /** kafkajs log level (default: errors only). */
   readonly logLevel?: logLevel;
+  /** Where kafkajs' log entries go (default: kafkajs' console logger). */
+  readonly logCreator?: logCreator;
   /** Producer transaction timeout in ms (default 60000). */
   readonly transactionTimeoutMs?: number;
   /**
@@ -49,6 +51,7 @@ export class KafkaJsClientFactory implements KafkaClientFactory {
       brokers: [...options.brokers],
       clientId: options.clientId ?? 'serverless-connect',
       logLevel: options.logLevel ?? logLevel.ERROR,
+      ...(options.logCreator === undefined ? {} : { logCreator: options.logCreator }),
       retry,
       ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
       ...(options.sasl === undefined ? {} : { sasl: options.sasl }),

@@ -9,6 +9,18 @@ const fencingTypes = new Set([
   'INVALID_PRODUCER_ID_MAPPING',
 ]);
 
+/**
+ * kafkajs error types of the codes that say a group or transaction coordinator is loading (14,
+ * Java's COORDINATOR_LOAD_IN_PROGRESS), not available (15, COORDINATOR_NOT_AVAILABLE) or on
+ * another broker (16, NOT_COORDINATOR): the broker did not act on the request; it can be sent
+ * again, to the coordinator looked up again.
+ */
+export const coordinatorErrorTypes: ReadonlySet<string> = new Set([
+  'GROUP_LOAD_IN_PROGRESS',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR_FOR_GROUP',
+]);
+
 /** kafkajs error names whose request may have reached the broker without an answer coming back. */
 const lostAnswerNames = new Set([
   'KafkaJSRequestTimeoutError',
@@ -42,6 +54,15 @@ function chain(error: unknown): KafkaJsErrorLike[] {
   return out;
 }
 
+/**
+ * True when `error` itself (not a cause it wraps) is a coordinator answer of
+ * {@link coordinatorErrorTypes}. A wrapped one was already retried by kafkajs.
+ */
+export function isCoordinatorAnswer(error: unknown): boolean {
+  const { type } = asLike(error);
+  return type !== undefined && coordinatorErrorTypes.has(type);
+}
+
 /** True when any error in the chain is a fencing error from the broker. */
 export function isFencing(error: unknown): boolean {
   return chain(error).some((e) => e.type !== undefined && fencingTypes.has(e.type));
@@ -60,7 +81,8 @@ function describe(error: unknown): string {
 /**
  * Maps a kafkajs error to the project's errors. `completing` marks a commit or abort: any error
  * there other than fencing leaves the outcome unknown (the safe reading: recovery settles it).
- * Elsewhere a lost answer or an error kafkajs marks retriable is retriable.
+ * Elsewhere a lost answer, a coordinator that is loading or moving (whatever flag kafkajs gives
+ * it) or an error kafkajs marks retriable is retriable.
  */
 export function mapKafkaError(error: unknown, action: string, completing = false): ConnectError {
   if (error instanceof ConnectError) return error;
@@ -76,7 +98,10 @@ export function mapKafkaError(error: unknown, action: string, completing = false
     });
   }
   const lost = chain(error).some((e) => e.name !== undefined && lostAnswerNames.has(e.name));
-  if (lost || chain(error).some((e) => e.retriable === true)) {
+  const coordinator = chain(error).some(
+    (e) => e.type !== undefined && coordinatorErrorTypes.has(e.type),
+  );
+  if (lost || coordinator || chain(error).some((e) => e.retriable === true)) {
     return new RetriableError(`${action} failed (${detail})`, { cause: error });
   }
   return new ConnectError(`${action} failed (${detail})`, { cause: error });

@@ -8,11 +8,25 @@ import {
 import type { OutgoingRecord, TopicPartitionOffset } from '../../ports/kafka.js';
 
 /**
- * kafkajs retries CONCURRENT_TRANSACTIONS (the previous commit's markers are still being
- * written) with its client retry backoff. At kafkajs' default 300 ms initial retry time,
- * back-to-back transactions crawl (6.4k vs 41k records/s measured, docs/adr/0001).
+ * The retry policy of every kafkajs client built here. kafkajs retries CONCURRENT_TRANSACTIONS
+ * (the previous commit's markers are still being written) with its client retry backoff; at
+ * kafkajs' default 300 ms initial retry time, back-to-back transactions crawl (6.4k vs 41k
+ * records/s measured, docs/adr/0001).
+ *
+ * It also bounds how long a coordinator that is loading or moving (a fresh broker's
+ * `__transaction_state` and `__consumer_offsets` partitions) is waited for inside one call: 10
+ * retries waiting 10, 20, 40 … 1,280, then 2,000 and 2,000 ms, about 6.5 s in all
+ * (patches/kafkajs+2.2.4.patch, docs/adr/0004). `factor` and `multiplier` are kafkajs' own
+ * defaults, spelled out because kafkajs swaps in others (1.5×) when NODE_ENV=test, as under
+ * vitest, which would cut that wait to about 1 s in tests only.
  */
-export const retry = { initialRetryTime: 10, maxRetryTime: 2_000, retries: 10 };
+export const retry = {
+  initialRetryTime: 10,
+  maxRetryTime: 2_000,
+  retries: 10,
+  factor: 0.2,
+  multiplier: 2,
+};
 
 /** A Buffer view of the same memory (no copy); a Buffer is returned as is. */
 function view(bytes: Uint8Array): Buffer {

@@ -1,15 +1,17 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../../local/services/free-port.js';
+import {
+  type OwnBrokerFolder,
+  ownBrokerFolder,
+  kafkaScripts as scripts,
+} from '../../support/own-broker.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
-const scripts = join(root, 'scripts', 'kafka');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
 interface Exit {
@@ -26,6 +28,7 @@ interface Exit {
  * purpose with a taken S3 port, after the broker has come up.
  */
 describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
+  let folder: OwnBrokerFolder;
   let home: string;
   let env: NodeJS.ProcessEnv;
   let blocker: Server;
@@ -42,21 +45,12 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
   });
 
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), 'sc-npm-start-'));
-    const { KAFKA_BROKERS: _ignored, ...rest } = process.env;
-    env = {
-      ...rest,
-      KAFKA_HOME_DIR: home,
-      KAFKA_LIB_DIR: join(root, '.kafka', `lib-${await pinnedVersion()}`),
-      KAFKA_PORT: String(await freePort()),
-      KAFKA_CONTROLLER_PORT: String(await freePort()),
-      KAFKA_HEAP: '384m',
-    };
+    folder = await ownBrokerFolder();
+    ({ home, env } = folder);
   });
 
   afterEach(async () => {
-    await run('bash', [join(scripts, 'stop.sh')], { env }).catch(() => undefined);
-    await rm(home, { recursive: true, force: true });
+    await folder.remove();
   });
 
   it('stops the broker it started when the start fails afterwards, and says why it failed', async () => {
@@ -151,11 +145,4 @@ async function brokerProcesses(home: string): Promise<number[]> {
     if (cmdline.includes('kafka.Kafka') && cmdline.includes(home)) found.push(pid);
   }
   return found;
-}
-
-async function pinnedVersion(): Promise<string> {
-  const pom = await readFile(join(scripts, 'pom.xml'), 'utf8');
-  const version = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom)?.[1];
-  if (!version) throw new Error('kafka.version missing from scripts/kafka/pom.xml');
-  return version;
 }

@@ -30,6 +30,31 @@ describe('mapKafkaError', () => {
     expect(mapKafkaError(closed, 'send')).toBeInstanceOf(RetriableError);
   });
 
+  it.each([
+    'GROUP_LOAD_IN_PROGRESS',
+    'GROUP_COORDINATOR_NOT_AVAILABLE',
+    'NOT_COORDINATOR_FOR_GROUP',
+  ])('makes a coordinator answering %s retriable, bare or wrapped by kafkajs', (type) => {
+    // kafkajs flags these retriable; the mapping does not depend on the flag.
+    const answer = kafkaJsError('KafkaJSProtocolError', { type, retriable: false });
+    const exhausted = kafkaJsError('KafkaJSNumberOfRetriesExceeded', { originalError: answer });
+    const bailed = kafkaJsError('KafkaJSNonRetriableError', { retriable: false, cause: answer });
+
+    for (const error of [answer, exhausted, bailed]) {
+      const mapped = mapKafkaError(error, 'sendOffsets for group g (tx-1)');
+      expect(mapped).toBeInstanceOf(RetriableError);
+      expect(mapped.message).toContain(type);
+    }
+  });
+
+  it('still reads a coordinator answer to a commit as an unknown outcome', () => {
+    const answer = kafkaJsError('KafkaJSProtocolError', { type: 'NOT_COORDINATOR_FOR_GROUP' });
+    const exhausted = kafkaJsError('KafkaJSNumberOfRetriesExceeded', { originalError: answer });
+    expect(mapKafkaError(exhausted, 'commit (tx-1)', true)).toBeInstanceOf(
+      TransactionOutcomeUnknownError,
+    );
+  });
+
   it('keeps other errors non-retriable and names the action', () => {
     const mapped = mapKafkaError(
       kafkaJsError('KafkaJSProtocolError', { type: 'INVALID_REQUEST' }),

@@ -11,6 +11,7 @@ import { LoggersApi } from './loggers.js';
 import { OffsetsApi } from './offsets.js';
 import { PluginsApi } from './plugins.js';
 import type { ConnectServiceDeps, ServiceContext } from './service-context.js';
+import { STOP_FENCING_TIMEOUT_MS } from './stop-fencing.js';
 
 /** This project's version (`serverless_connect_version` of `GET /`). */
 export const SERVERLESS_CONNECT_VERSION = '0.1.0';
@@ -38,6 +39,11 @@ export interface ConnectServiceOptions {
   readonly topicTracking?: TopicTrackingOptions;
   /** Level reported for the `root` logger until one is set. @default 'INFO' */
   readonly rootLogLevel?: string;
+  /**
+   * How long `PATCH`/`DELETE /connectors/{c}/offsets` may spend fencing a stopped source
+   * connector's tasks before answering 409. @default {@link STOP_FENCING_TIMEOUT_MS}
+   */
+  readonly stopFencingTimeoutMs?: number;
 }
 
 /**
@@ -86,6 +92,7 @@ export class ConnectService {
       ...deps,
       validator,
       workerId: options.workerId ?? 'serverless-connect',
+      stopFencingTimeoutMs: options.stopFencingTimeoutMs ?? STOP_FENCING_TIMEOUT_MS,
       nudge: (connector) => this.#nudge(connector),
     };
     this.connectors = new ConnectorsApi(ctx, options.topicTracking);

@@ -44,7 +44,11 @@ export class LifecycleApi {
     return found;
   }
 
-  /** `PUT /connectors/{c}/pause`: target PAUSED (idempotent). */
+  /**
+   * `PUT /connectors/{c}/pause`: target PAUSED (idempotent), from STOPPED too, as in Kafka
+   * Connect: a connector paused from STOPPED is PAUSED with no tasks until it is resumed (the
+   * enumerator generates task configs only while RUNNING).
+   */
   async pause(name: string): Promise<void> {
     this.#assertStorable(name);
     await this.#ctx.store.configs.setTargetState(name, 'PAUSED');

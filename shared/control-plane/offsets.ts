@@ -6,7 +6,9 @@
  * Source offsets are changed through the offset store's admin entry, which the runtime's
  * lookup prefers (its entries are stamped newer than every task's) until a task advances the
  * partition again; a source connector must also have finished the stop's fencing round (no
- * task of an older generation can still commit over the change).
+ * task of an older generation can still commit over the change): the request runs that round
+ * itself when the enumerator has not yet, as Connect fences zombies inside the request
+ * (stop-fencing.ts), and re-checks steps 2 and 3 after it.
  *
  * Sink offsets use Kafka's meaning of `kafka_offset`, the NEXT offset to consume, as Connect
  * reports its consumer group. The offset store keeps the sink runtime's position, the last
@@ -20,10 +22,11 @@ import { ConnectorNotStoppedError } from '../ports/errors.js';
 import type { SinkOffsetAlteration, SourceOffsetEntry } from '../ports/offset-store.js';
 import { sourcePartitionKey } from '../runtime/source/offsets-topic.js';
 import type { ConnectorOffset, ConnectorOffsets, Message } from './dto.js';
-import { BadRequestError, RestConflictError } from './errors.js';
+import { BadRequestError } from './errors.js';
 import { type ConnectorDescriptor, findConnectorPlugin } from './plugin-catalog.js';
 import { isJsonObject, type JsonObject, requireObject } from './request-body.js';
 import { requireConnectorWithTasks, type ServiceContext } from './service-context.js';
+import { fenceStoppedTasks, stillFencing } from './stop-fencing.js';
 
 const KAFKA_TOPIC = 'kafka_topic';
 const KAFKA_PARTITION = 'kafka_partition';
@@ -251,10 +254,13 @@ export class OffsetsApi {
 
   /**
    * Steps 2 and 3: the connector exists, is STOPPED and has no task configs; for a source, the
-   * stop's fencing round is also complete (409 until the enumerator has fenced the old tasks).
+   * stop's fencing round is also complete. When it is not, the request completes it (bounded by
+   * the service's `stopFencingTimeoutMs`; 409 past it) and checks again, as Connect re-runs its
+   * checks after the zombie fencing, since the connector may have changed meanwhile.
    */
   async #requireStopped(
     name: string,
+    fenced = false,
   ): Promise<{ config: ConfigMap; descriptor: ConnectorDescriptor }> {
     const { record, tasks } = await requireConnectorWithTasks(this.#ctx, name);
     if (record.targetState !== 'STOPPED' || tasks.tasks.length > 0) {
@@ -268,9 +274,9 @@ export class OffsetsApi {
       );
     }
     if (descriptor.type === 'source' && (tasks.fencing ?? []).length > 0) {
-      throw new RestConflictError(
-        `The tasks of connector ${name} are still being fenced after the stop; retry in a few seconds`,
-      );
+      if (fenced) throw stillFencing(name);
+      await fenceStoppedTasks(this.#ctx, name, tasks, record.config);
+      return this.#requireStopped(name, true);
     }
     return { config: record.config, descriptor };
   }

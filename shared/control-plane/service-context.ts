@@ -15,6 +15,7 @@ import type { ConnectorConfigValidator } from './config-validation.js';
 import type { ConnectorStateInfo, ConnectorTaskId, ConnectorType } from './dto.js';
 import { connectorTypeOf } from './plugin-catalog.js';
 import { connectorStateInfo } from './status-view.js';
+import type { StopFencingClients } from './stop-fencing.js';
 
 /**
  * The longest connector name, in UTF-8 bytes: the state table indexes names in a sort key,
@@ -30,11 +31,18 @@ export interface ConnectServiceDeps {
   readonly reconcile: ReconcileTrigger;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * Kafka clients to fence a stopped source connector's tasks with inside an offsets request
+   * (see stop-fencing.ts). Without them such a request answers 409 until the enumerator has.
+   */
+  readonly fencing?: StopFencingClients;
 }
 
 /** Shared by the parts of the service. */
 export interface ServiceContext extends ConnectServiceDeps {
   readonly validator: ConnectorConfigValidator;
+  /** The bound of the stop's fencing round inside an offsets request. */
+  readonly stopFencingTimeoutMs: number;
   /** `worker_id` shown for instances without a stored status, and written by the control plane. */
   readonly workerId: string;
   /** Asks the enumerator to reconcile `connector`, without waiting (see `ConnectService`). */

@@ -14,15 +14,17 @@ export const TARGET_STATES: readonly TargetState[] = ['RUNNING', 'PAUSED', 'STOP
 
 /**
  * The legal target-state transitions: `from → allowed targets`. Every state may be set again
- * (pause, resume and stop are idempotent, as in Kafka Connect). A STOPPED connector has no task
- * configs (stop writes an empty set), so it must be resumed before it can be paused: PAUSED
- * means "tasks allocated, moving no data", which a stopped connector cannot be without running
- * first. Any pair not listed raises `InvalidTransitionError`.
+ * (pause, resume and stop are idempotent, as in Kafka Connect), and every state may be reached
+ * from every other, as Kafka Connect's `AbstractHerder.pauseConnector` / `resumeConnector` /
+ * `stopConnector` write any target state over any other. A connector paused from STOPPED is
+ * PAUSED with no tasks (stop wrote an empty set, and task configs are generated only while
+ * RUNNING), as Connect's `ConnectWorkerIntegrationTest.testPauseStopResume` expects; a resume
+ * then generates them. Any pair not listed raises `InvalidTransitionError`.
  */
 export const TARGET_STATE_TRANSITIONS: Readonly<Record<TargetState, readonly TargetState[]>> = {
   RUNNING: ['RUNNING', 'PAUSED', 'STOPPED'],
   PAUSED: ['PAUSED', 'RUNNING', 'STOPPED'],
-  STOPPED: ['STOPPED', 'RUNNING'],
+  STOPPED: ['STOPPED', 'RUNNING', 'PAUSED'],
 };
 
 /** True when the transition table allows `from → to`. */

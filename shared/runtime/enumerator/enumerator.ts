@@ -199,23 +199,21 @@ export class Enumerator {
       }
       kind = descriptor.type;
       const config = parseConnectorConfig(resolved, kind);
-      const generated = await generateTaskConfigs(
-        descriptor.create() as Connector,
-        config,
-        resolved,
-      );
-      const configs = reverseTransform(record.config, resolved, generated);
-      if (kind === 'source') {
-        taskSet = await writeTaskConfigs(
-          this.deps.store.configs,
-          record,
-          async () => configs,
-          taskSet,
-        );
-      } else {
-        const written = await this.#writeSinkTaskConfigs(record, resolved, configs, taskSet);
-        taskSet = written.taskSet;
-        topics = written.topics;
+      // Task configs are generated only while RUNNING, as Kafka Connect's leader does
+      // (`DistributedHerder.reconfigureConnector` skips a target other than STARTED): a PAUSED
+      // connector keeps the tasks it has (none after a stop, or when created PAUSED) until resumed.
+      if (record.targetState === 'RUNNING') {
+        const connector = descriptor.create() as Connector;
+        const generated = await generateTaskConfigs(connector, config, resolved);
+        const configs = reverseTransform(record.config, resolved, generated);
+        if (kind === 'source') {
+          const compute = async () => configs;
+          taskSet = await writeTaskConfigs(this.deps.store.configs, record, compute, taskSet);
+        } else {
+          const written = await this.#writeSinkTaskConfigs(record, resolved, configs, taskSet);
+          taskSet = written.taskSet;
+          topics = written.topics;
+        }
       }
       taskSet = await completeFencing(this.deps, name, taskSet, kind, resolved);
     } catch (error) {
@@ -367,11 +365,6 @@ export class Enumerator {
     );
     return dispatched.filter((t): t is number => t !== undefined);
   }
-
-  /**
-   * Brings the connector's mappings to one per subscribed topic (`topics`; undefined keeps the
-   * existing topics), enabled or not.
-   */
 
   async #putConnectorState(name: string, state: ConnectorState, trace?: string): Promise<void> {
     const { store, settings } = this.deps;

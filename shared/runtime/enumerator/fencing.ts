@@ -5,11 +5,24 @@ import type { TaskRef } from '../../ports/lease-store.js';
 import { mapLimit } from '../concurrency.js';
 import { pendingFate } from '../source/recovery.js';
 import { transactionalIdOf } from '../source/source-task-runner.js';
-import type { EnumeratorDeps } from './enumerator-types.js';
+import type { EnumeratorDeps, EnumeratorSettings } from './enumerator-types.js';
 
 const STALE_RETRIES = 5;
 
-type FencingDeps = Pick<EnumeratorDeps, 'store' | 'kafka' | 'admin' | 'logger' | 'settings'>;
+/** The settings the fencing round reads (the enumerator's, or the REST API's for a stop). */
+export type FencingSettings = Pick<
+  EnumeratorSettings,
+  'transactionalIdPrefix' | 'offsetsTopic' | 'dispatchConcurrency'
+>;
+
+/**
+ * What the fencing round needs. The enumerator runs it with its own deps; the REST API runs the
+ * same round inside `PATCH`/`DELETE /connectors/{c}/offsets` right after a stop (as Kafka
+ * Connect's leader fences zombies inside its alter-offsets request).
+ */
+export type FencingDeps = Pick<EnumeratorDeps, 'store' | 'kafka' | 'admin' | 'logger'> & {
+  readonly settings: FencingSettings;
+};
 
 /**
  * The KIP-618 fencing round, completed from the state rather than from what this run wrote.
@@ -34,6 +47,14 @@ type FencingDeps = Pick<EnumeratorDeps, 'store' | 'kafka' | 'admin' | 'logger' |
  * Because the list lives in the state, a run that dies between writing configs and fencing, or
  * a concurrent run that reads the new configs before the writer fenced, cannot start new tasks
  * early: whichever run comes next completes the round first.
+ *
+ * Two rounds may run at once (two enumerator runs, or an enumerator run and a REST offsets
+ * request): every step is idempotent or conditional, so the one that loses a race finds the work
+ * done. A second revocation only bumps the epoch again; a second InitProducerId fences the
+ * first round's throwaway producer, which is closed anyway; the settle write of the round whose
+ * epoch was overtaken does nothing (the round that revoked last settles); and emptying the list
+ * is a conditional REMOVE on the set's version, which succeeds again on an already empty list
+ * (only a newer task-config write makes it stale, and then the round reads and fences again).
  *
  * `config` is the connector's config; only its `offsets.storage.topic` is read (the marker
  * topic, else `settings.offsetsTopic`).

@@ -192,17 +192,18 @@ export function configContract(factory: StateStoreFactory): void {
       }
     });
 
-    it('refuses to pause a stopped connector, which must be resumed first', async () => {
+    it('pauses a stopped connector (as Kafka Connect does), then resumes it', async () => {
       const { store } = await factory();
       await store.configs.createConnector('c', connectorConfig('c'), { initialState: 'STOPPED' });
 
-      const pause = store.configs.setTargetState('c', 'PAUSED');
+      const pause = await store.configs.setTargetState('c', 'PAUSED');
+      const paused = await store.configs.getConnector('c');
+      const resume = await store.configs.setTargetState('c', 'RUNNING');
 
-      await expect(pause).rejects.toMatchObject({ from: 'STOPPED', to: 'PAUSED' });
-      await expect(store.configs.setTargetState('c', 'RUNNING')).resolves.toEqual({
-        from: 'STOPPED',
-        to: 'RUNNING',
-      });
+      expect(pause).toEqual({ from: 'STOPPED', to: 'PAUSED' });
+      expect(paused?.targetState).toBe('PAUSED');
+      expect(resume).toEqual({ from: 'PAUSED', to: 'RUNNING' });
+      expect((await store.configs.getConnector('c'))?.targetState).toBe('RUNNING');
     });
 
     it('refuses a target state for a connector that does not exist', async () => {

@@ -99,14 +99,25 @@ describe('LifecycleApi', () => {
     expect((await store.configs.getTaskConfigs('c')).tasks).toEqual([]);
   });
 
-  it('answers 409 for pausing a STOPPED connector (it must be resumed first)', async () => {
+  it('pauses a STOPPED connector (202, as Kafka Connect): PAUSED with no tasks, then resumes', async () => {
     // Prepare
-    const { router } = await created('STOPPED');
+    const { router, store, trigger } = await created();
+    await runTasks(store, 'c', 2);
+    await call(router, 'PUT', '/connectors/c/stop');
     // Act
-    const res = await call(router, 'PUT', '/connectors/c/pause');
+    const pause = await call(router, 'PUT', '/connectors/c/pause');
+    const paused = await call(router, 'GET', '/connectors/c/status');
+    const tasks = await call(router, 'GET', '/connectors/c/tasks');
+    const resume = await call(router, 'PUT', '/connectors/c/resume');
     // Assess
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Connector c cannot go from STOPPED to PAUSED');
+    expect(pause.status).toBe(202);
+    expect(pause.body).toBeUndefined();
+    expect((await store.configs.getConnector('c'))?.targetState).toBe('RUNNING');
+    expect(paused.body.connector.state).toBe('PAUSED');
+    expect(paused.body.tasks).toEqual([]);
+    expect(tasks.body).toEqual([]);
+    expect(resume.status).toBe(202);
+    expect(trigger.nudges.filter((n) => n === 'c')).toHaveLength(4); // create, stop, pause, resume
   });
 
   it.each(['pause', 'resume', 'stop'])('answers 404 for %s of an unknown connector', async (op) => {

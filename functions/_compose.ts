@@ -24,6 +24,7 @@ import type { ReconcileTrigger } from '../shared/ports/dispatch.js';
 import type { KafkaAdminPort } from '../shared/ports/kafka.js';
 import type { Logger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
+import { ActiveTopicTracker } from '../shared/runtime/active-topics.js';
 import { ConnectorAliasResolver } from '../shared/runtime/sink/function-alias.js';
 import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../shared/runtime/sink/sink-runtime-types.js';
@@ -89,6 +90,11 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
   );
   // Secrets are re-read at most every 5 minutes per container.
   const cache = { ttlMs: 300_000, now: () => Date.now() };
+  // The topics this container's tasks have recorded (KIP-558), shared by source and sink tasks.
+  const activeTopics = new ActiveTopicTracker(store.topics, {
+    enabled: env.topicTracking.enabled,
+    logger,
+  });
   const source: SourceRuntimeDeps = {
     store,
     admin,
@@ -105,6 +111,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       }),
     metrics: emfMetrics('ServerlessConnect'),
     logger: jsonLogger(env.logLevel, { component: 'source-runtime' }),
+    activeTopics,
     configProviders: {
       env: createEnvConfigProvider(),
       file: createFileConfigProvider(),
@@ -134,6 +141,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       },
     },
     admin,
+    activeTopics,
     // The same providers and metrics as source tasks (one secrets cache per container).
     ...(source.configProviders === undefined ? {} : { configProviders: source.configProviders }),
     ...(source.metrics === undefined ? {} : { metrics: source.metrics }),

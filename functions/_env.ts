@@ -24,6 +24,19 @@ export interface FunctionEnv {
   readonly exactlyOnceSource: boolean;
   /** The enumerator function the REST API nudges after each write; unset: no nudges. */
   readonly enumeratorFunction: string | undefined;
+  /** Kafka Connect's active topic tracking settings (KIP-558); see {@link readTopicTracking}. */
+  readonly topicTracking: TopicTrackingSettings;
+}
+
+/** Kafka Connect's worker settings `topic.tracking.enable` and `topic.tracking.allow.reset`. */
+export interface TopicTrackingSettings {
+  /**
+   * `TOPIC_TRACKING_ENABLE` (`true` | `false`, default true): false, tasks record no topics and
+   * `GET`/`PUT /connectors/{c}/topics…` answer 403.
+   */
+  readonly enabled: boolean;
+  /** `TOPIC_TRACKING_ALLOW_RESET` (`true` | `false`, default true): false, the reset answers 403. */
+  readonly allowReset: boolean;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -102,6 +115,27 @@ export function readKafkaAuth(env: NodeJS.ProcessEnv): KafkaAuthSettings {
   return { mode: 'scram', mechanism: scram, secretArn };
 }
 
+/** A `true` | `false` variable (any case); `fallback` when unset or empty. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = optional(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value !== 'true' && value !== 'false') {
+    throw new ConfigError(`${name} must be true or false (got ${value})`, name);
+  }
+  return value === 'true';
+}
+
+/**
+ * `TOPIC_TRACKING_ENABLE` and `TOPIC_TRACKING_ALLOW_RESET`, Connect's `topic.tracking.enable`
+ * and `topic.tracking.allow.reset` (both default true). Read by the functions and by `npm start`.
+ */
+export function readTopicTracking(env: NodeJS.ProcessEnv): TopicTrackingSettings {
+  return {
+    enabled: flag(env, 'TOPIC_TRACKING_ENABLE', true),
+    allowReset: flag(env, 'TOPIC_TRACKING_ALLOW_RESET', true),
+  };
+}
+
 /** `KAFKA_SSL`: true or false; unset, on exactly when the clients authenticate. */
 function readKafkaSsl(env: NodeJS.ProcessEnv, auth: KafkaAuthSettings): boolean {
   const value = optional(env, 'KAFKA_SSL')?.toLowerCase();
@@ -149,5 +183,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     region: env.AWS_REGION?.trim() || 'us-east-1',
     logLevel: level as FunctionEnv['logLevel'],
     enumeratorFunction: env.ENUMERATOR_FUNCTION?.trim() || undefined,
+    topicTracking: readTopicTracking(env),
   };
 }

@@ -19,14 +19,22 @@ interface Api {
 let built: Api | undefined;
 
 function build(): Api {
-  const { env, store, plugins, logger, reconcile } = composition();
+  const { env, store, plugins, logger, reconcile, kafka, admin } = composition();
+  // Offsets requests right after a stop fence the stopped tasks themselves (stop-fencing.ts).
+  const fencing = {
+    kafka,
+    admin,
+    transactionalIdPrefix: env.transactionalIdPrefix,
+    offsetsTopic: env.offsetsTopic,
+  };
   const service = new ConnectService(
-    { store, plugins, reconcile, clock: systemClock, logger },
+    { store, plugins, reconcile, clock: systemClock, logger, fencing },
     {
       kafkaClusterId: process.env.KAFKA_CLUSTER_ID?.trim() || 'unknown',
       commit: process.env.BUILD_COMMIT?.trim() || 'unknown',
       workerId: process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'serverless-connect',
       exactlyOnceSourceEnabled: env.exactlyOnceSource,
+      topicTracking: env.topicTracking,
     },
   );
   return { service, router: createRouter(service, { logger, clock: systemClock }) };

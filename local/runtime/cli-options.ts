@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { readTopicTracking } from '../../functions/_env.js';
 import { ConfigError } from '../../shared/connect/errors.js';
 import { fromLog4jLevel } from './log-levels.js';
 import { LOCAL_DEFAULTS, type LocalRuntimeOptions } from './options.js';
@@ -22,6 +23,8 @@ Environment:
   KAFKA_BROKERS            use this broker (host:port,...) instead of starting the pinned one
   LOG_LEVEL                error | warn | info | debug until /admin/loggers sets one (default info)
   EXACTLY_ONCE_SOURCE      enabled (default) | disabled
+  TOPIC_TRACKING_ENABLE    true (default) | false: record and serve connectors' active topics
+  TOPIC_TRACKING_ALLOW_RESET  true (default) | false: allow PUT /connectors/{c}/topics/reset
   TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
 `;
 
@@ -81,6 +84,7 @@ export function parseCliOptions(
     memory: values.memory === true,
     logLevel: level,
     exactlyOnceSource: eos === 'enabled',
+    topicTracking: readTopicTracking(env),
     ...(brokers.length > 0 ? { brokers } : {}),
     ...(port === undefined ? {} : { port }),
     ...(s3Port === undefined ? {} : { s3Port }),

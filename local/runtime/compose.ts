@@ -19,6 +19,7 @@ import { systemClock } from '../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../shared/ports/kafka.js';
 import type { MetricsSink } from '../../shared/ports/metrics.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
+import { ActiveTopicTracker } from '../../shared/runtime/active-topics.js';
 import { ConnectorAliasResolver } from '../../shared/runtime/sink/function-alias.js';
 import { kafkaSinkDescriptor } from '../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../../shared/runtime/sink/sink-runtime-types.js';
@@ -46,6 +47,8 @@ export interface LocalCompositionConfig {
   readonly transactionalIdPrefix: string;
   readonly offsetsTopic: string;
   readonly exactlyOnceSource: boolean;
+  /** Connect's worker `topic.tracking.enable`: false, tasks record no active topics. @default true */
+  readonly topicTrackingEnabled?: boolean;
   /** Level until `/admin/loggers` sets one. */
   readonly logLevel: LocalLogLevel;
   /** Where JSON log lines go. @default stdout */
@@ -121,6 +124,11 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
   );
   const metrics = metricsLog(levels);
   const providers = configProviders();
+  // One process stands for every container: its tasks share one record of their active topics.
+  const activeTopics = new ActiveTopicTracker(store.topics, {
+    enabled: config.topicTrackingEnabled ?? true,
+    logger: levels.logger(LOGGERS.runtime),
+  });
   const source: Omit<SourceRuntimeDeps, 'producers'> = {
     store,
     admin,
@@ -137,6 +145,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
     metrics,
     logger: levels.logger(LOGGERS.source),
     configProviders: providers,
+    activeTopics,
     settings: {
       ...defaultSourceRuntimeSettings,
       transactionalIdPrefix: config.transactionalIdPrefix,
@@ -165,6 +174,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
     admin,
     configProviders: providers,
     metrics,
+    activeTopics,
   };
   return {
     store,

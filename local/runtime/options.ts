@@ -1,4 +1,5 @@
 import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
+import type { TopicTrackingOptions } from '../../shared/control-plane/connectors.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
 import type { ApiServerAuth } from '../api-server.js';
 import type { LocalLogLevel } from './log-levels.js';
@@ -33,6 +34,11 @@ export interface LocalRuntimeOptions {
   readonly offsetsTopic?: string;
   /** Connect's worker `exactly.once.source.support` (enabled). @default true */
   readonly exactlyOnceSource?: boolean;
+  /**
+   * Connect's worker `topic.tracking.enable` (`enabled`: tasks record their topics, the topics
+   * endpoints answer) and `topic.tracking.allow.reset` (`allowReset`). @default both true
+   */
+  readonly topicTracking?: TopicTrackingOptions;
   /** A full enumerator run this often. @default 10000 */
   readonly enumeratorIntervalMs?: number;
   /** Nudges within this window share one enumerator run. @default 50 */

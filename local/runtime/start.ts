@@ -121,6 +121,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       transactionalIdPrefix: o.transactionalIdPrefix,
       offsetsTopic: o.offsetsTopic,
       exactlyOnceSource: o.exactlyOnceSource ?? true,
+      topicTrackingEnabled: o.topicTracking?.enabled ?? true,
       logLevel: o.logLevel ?? 'info',
       ...(o.writeLog === undefined ? {} : { writeLog: o.writeLog }),
       ...(o.extraPlugins === undefined ? {} : { extraPlugins: o.extraPlugins }),
@@ -193,12 +194,27 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     running.start();
 
     const restLogger = levels.logger(LOGGERS.rest);
+    // Offsets requests right after a stop fence the stopped tasks themselves, as in AWS.
+    const fencing = {
+      kafka: parts.kafka,
+      admin: parts.admin,
+      transactionalIdPrefix: o.transactionalIdPrefix,
+      offsetsTopic: o.offsetsTopic,
+    };
     const service = new ConnectService(
-      { store, plugins: parts.plugins, reconcile: running, clock: systemClock, logger: restLogger },
+      {
+        store,
+        plugins: parts.plugins,
+        reconcile: running,
+        clock: systemClock,
+        logger: restLogger,
+        fencing,
+      },
       {
         kafkaClusterId: clusterId,
         workerId: 'local',
         exactlyOnceSourceEnabled: o.exactlyOnceSource ?? true,
+        ...(o.topicTracking === undefined ? {} : { topicTracking: o.topicTracking }),
         rootLogLevel: (o.logLevel ?? 'info').toUpperCase(),
       },
     );

@@ -281,7 +281,10 @@ export class ConnectorsApi {
     throw new RestConflictError(`Connector ${name} was changed concurrently; retry the request`);
   }
 
-  /** `DELETE /connectors/{c}`: offsets are kept, so a connector re-created by name resumes. */
+  /**
+   * `DELETE /connectors/{c}`: offsets are kept, so a connector re-created by name resumes; its
+   * active topics go with it (Apache's herder resets the topics of a deleted connector).
+   */
   async delete(name: string): Promise<void> {
     await requireConnector(this.#ctx, name);
     await this.#ctx.store.configs.deleteConnector(name, { keepOffsets: true });
@@ -308,10 +311,31 @@ export class ConnectorsApi {
     return Object.fromEntries([[name, { topics }]]);
   }
 
-  /** `PUT /connectors/{c}/topics/reset`. */
+  /**
+   * `PUT /connectors/{c}/topics/reset`: forgets the connector's active topics. Only while it is
+   * STOPPED with no task configs left, else 409: running tasks would not record their topics
+   * again (the runtime remembers, per task generation, what it recorded), while tasks started
+   * by a resume run at a new generation and record afresh (DEVIATIONS.md; Apache resets in any
+   * state). An unknown name is reset too (202, nothing to forget), as in Connect.
+   */
   async resetTopics(name: string): Promise<void> {
     if (!this.#topics.enabled) throw new ForbiddenError('Topic tracking is disabled.');
     if (!this.#topics.allowReset) throw new ForbiddenError('Topic tracking reset is disabled.');
-    if (isStorableName(name)) await this.#ctx.store.topics.resetActiveTopics(name);
+    if (!isStorableName(name)) return;
+    const [record, tasks] = await Promise.all([
+      this.#ctx.store.configs.getConnector(name),
+      this.#ctx.store.configs.getTaskConfigs(name),
+    ]);
+    if (record !== undefined && record.targetState !== 'STOPPED') {
+      throw new RestConflictError(
+        `Connector ${name} is ${record.targetState}: its active topics can be reset only while it is STOPPED. Stop it first with a 'PUT' request to the '/connectors/${name}/stop' endpoint`,
+      );
+    }
+    if (record !== undefined && tasks.tasks.length > 0) {
+      throw new RestConflictError(
+        `Connector ${name} is still stopping its tasks; retry the reset of its active topics in a few seconds`,
+      );
+    }
+    await this.#ctx.store.topics.resetActiveTopics(name);
   }
 }

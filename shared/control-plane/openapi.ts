@@ -205,7 +205,11 @@ export const openApiDocument = {
     '/connectors/{connector}/topics/reset': connectorPath({
       put: {
         summary: 'Forget active topics',
-        responses: { 202: noBody('Accepted'), 403: error('Topic tracking reset disabled') },
+        responses: {
+          202: noBody('Accepted'),
+          403: error('Topic tracking reset disabled'),
+          409: error('The connector is not STOPPED (stop it first)'),
+        },
       },
     }),
     '/connector-plugins': {

@@ -5,6 +5,7 @@ import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
+import type { ActiveTopicTracker } from '../active-topics.js';
 import type { DeadLetterSink } from '../dead-letter.js';
 import type { ConnectorAliasResolver } from './function-alias.js';
 import type { SinkTaskCache } from './sink-task-cache.js';
@@ -32,6 +33,11 @@ export interface SinkRuntimeDeps {
   readonly metrics?: MetricsSink;
   /** Uniform in [0, 1), for retry jitter. @default Math.random */
   readonly random?: () => number;
+  /**
+   * The container's active topic tracker (KIP-558, built with the worker's
+   * `topic.tracking.enable`); no topic is recorded when absent.
+   */
+  readonly activeTopics?: ActiveTopicTracker;
 }
 
 /** The sink function's services: the runtime plus the alias-to-connector resolver. */

@@ -129,6 +129,10 @@ async function runTask(
     deadline: invocation.deadline,
     ...(deps.random === undefined ? {} : { random: deps.random }),
   };
+  // KIP-558: the topics this task consumes, recorded as they arrive (never rejects).
+  await deps.activeTopics
+    ?.forTask(record, entry.task, entry.generation)
+    ?.record(partitions.map((p) => p.batch.topic));
   try {
     const writeMs = await deps.tasks.use(
       ref,

@@ -2,6 +2,7 @@ import type { SourceRecord } from '../../connect/records.js';
 import type { RecordMetadata } from '../../connect/source.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
+import type { TaskActiveTopics } from '../active-topics.js';
 import {
   type CommittedTransaction,
   SourceTransaction,
@@ -35,6 +36,12 @@ export interface SourceCommitterOptions {
    * promoted; absent when the task does not implement it.
    */
   readonly commitRecord?: (record: SourceRecord, metadata: RecordMetadata | null) => Promise<void>;
+  /**
+   * The task's active topics (KIP-558); absent when topic tracking is off. The topics of the
+   * records (not of dead letters, which Connect does not count) are recorded once written:
+   * when their transaction commits, or at once when every send writes (`flushAt` 1).
+   */
+  readonly activeTopics?: TaskActiveTopics;
 }
 
 /**
@@ -56,6 +63,8 @@ export class SourceCommitter {
   #unpromoted: CommittedTransaction | undefined;
   #transactions = 0;
   readonly #commitMs: number[] = [];
+  /** Topics of the open transaction's records not recorded as active yet. */
+  readonly #newTopics = new Set<string>();
 
   constructor(private readonly options: SourceCommitterOptions) {
     this.#committed = options.committed;
@@ -103,6 +112,12 @@ export class SourceCommitter {
     deadLetters: readonly OutgoingRecord[],
   ): Promise<void> {
     await (await this.open()).send(polled, produced, deadLetters);
+    const { activeTopics, flushAt } = this.options;
+    if (activeTopics === undefined) return;
+    for (const record of produced) {
+      if (record !== null && activeTopics.isNew(record.topic)) this.#newTopics.add(record.topic);
+    }
+    if (flushAt <= 1) await this.#recordTopics();
   }
 
   /**
@@ -137,6 +152,7 @@ export class SourceCommitter {
     this.#transactions += 1;
     this.#committed = done.committed;
     this.#unpromoted = done;
+    await this.#recordTopics();
     if (previous !== undefined) await this.#report(previous);
     if (!this.options.foldPromotions) await this.settle();
   }
@@ -155,6 +171,7 @@ export class SourceCommitter {
     if (open === undefined) return undefined;
     this.#open = undefined;
     this.#committing = open;
+    this.#newTopics.clear();
     await open.abort();
     this.#committing = undefined;
     if (open.advanced.size > 0) {
@@ -183,6 +200,14 @@ export class SourceCommitter {
     await this.#report(unpromoted);
   }
 
+  /** Records the topics written since the last time as active (never rejects). */
+  async #recordTopics(): Promise<void> {
+    if (this.#newTopics.size === 0) return;
+    const topics = [...this.#newTopics];
+    this.#newTopics.clear();
+    await this.options.activeTopics?.record(topics);
+  }
+
   async #report(transaction: CommittedTransaction): Promise<void> {
     const { commitRecord } = this.options;
     if (commitRecord === undefined) return;
@@ -196,6 +221,7 @@ export class SourceCommitter {
     const open = this.#committing ?? this.#open;
     this.#committing = undefined;
     this.#open = undefined;
+    this.#newTopics.clear();
     return open;
   }
 }

@@ -6,6 +6,7 @@ import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
+import type { ActiveTopicTracker } from '../active-topics.js';
 import type { SourceRecordPipeline } from './pipeline.js';
 import type { ProducerPool } from './producer-pool.js';
 import type { RecoveryOutcome } from './recovery.js';
@@ -80,6 +81,11 @@ export interface SourceRuntimeDeps {
   readonly logger?: Logger;
   /** Where per-invocation task metrics go (CloudWatch EMF in AWS); none when absent. */
   readonly metrics?: MetricsSink;
+  /**
+   * The container's active topic tracker (KIP-558, built with the worker's
+   * `topic.tracking.enable`); no topic is recorded when absent.
+   */
+  readonly activeTopics?: ActiveTopicTracker;
   /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */
   readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
 }

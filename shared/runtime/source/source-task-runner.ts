@@ -215,6 +215,11 @@ class SourceSession {
       this.#task = task;
       await task.start(taskConfig, context);
 
+      const activeTopics = deps.activeTopics?.forTask(
+        connectorRecord,
+        invocation.task,
+        invocation.generation,
+      );
       const committer = new SourceCommitter({
         scope: {
           ref,
@@ -230,6 +235,7 @@ class SourceSession {
         committed: recovered.committed,
         flushAt: deps.settings.exactlyOnce ? 5_000 : 1,
         foldPromotions: deps.settings.exactlyOnce,
+        ...(activeTopics === undefined ? {} : { activeTopics }),
         // The base class's commitRecord does nothing: skip a call per record.
         ...(task.commitRecord === SourceTask.prototype.commitRecord
           ? {}

@@ -74,6 +74,8 @@ export function deleteContract(factory: StateStoreFactory): void {
       expect(await store.offsets.getSinkOffsets('c')).toEqual([
         { topic: 't', partition: 0, offset: 5 },
       ]);
+      // Active topics are not offsets: they go with the connector (Kafka Connect resets them).
+      expect(await store.topics.listActiveTopics('c')).toEqual([]);
     });
 
     it('refuses to delete a connector that does not exist', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectorConfig } from './fixtures.js';
+import { connectorConfig, seedConnector } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
 
 export function metaContract(factory: StateStoreFactory): void {
@@ -18,6 +18,60 @@ export function metaContract(factory: StateStoreFactory): void {
       expect(listed).toEqual(['invoices', 'orders']);
       expect(await store.topics.listActiveTopics('c')).toEqual([]);
       expect(await store.topics.listActiveTopics('other')).toEqual(['payments']);
+    });
+
+    it('answers true to exactly one of concurrent records of one topic', async () => {
+      const { store } = await factory();
+
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => store.topics.recordActiveTopic('c', 'orders')),
+      );
+
+      expect(results.filter((created) => created)).toHaveLength(1);
+      expect(await store.topics.listActiveTopics('c')).toEqual(['orders']);
+    });
+
+    it('keeps any legal topic name apart from the others, sorted', async () => {
+      const { store } = await factory();
+      const topics = ['orders.v2', 'orders', 'Orders_eu-1', 'orders-dlq', 'a'.repeat(249)];
+
+      for (const topic of topics) await store.topics.recordActiveTopic('c', topic);
+      await store.topics.recordActiveTopic('c2', 'orders-c2');
+
+      expect(await store.topics.listActiveTopics('c')).toEqual([...topics].sort());
+      expect(await store.topics.listActiveTopics('c2')).toEqual(['orders-c2']);
+    });
+
+    it('lists nothing for an unknown connector and resets one without failing', async () => {
+      const { store } = await factory();
+      await store.topics.recordActiveTopic('c', 'orders');
+
+      const unknown = await store.topics.listActiveTopics('ghost');
+      await store.topics.resetActiveTopics('ghost');
+
+      expect(unknown).toEqual([]);
+      expect(await store.topics.listActiveTopics('ghost')).toEqual([]);
+      expect(await store.topics.listActiveTopics('c')).toEqual(['orders']);
+    });
+
+    it('keeps the topics through restarts, stops, resumes and new task configs', async () => {
+      const { store } = await factory();
+      const tasks = await seedConnector(store, 'c', { tasks: 2 });
+      await store.topics.recordActiveTopic('c', 'orders');
+
+      const restart = await store.restarts.requestRestart('c', {
+        onlyFailed: false,
+        includeTasks: true,
+      });
+      await store.restarts.completeRestart('c', restart.seq);
+      await store.configs.setTargetState('c', 'STOPPED');
+      const stopped = await store.configs.putTaskConfigs('c', [], tasks.version);
+      await store.configs.setTargetState('c', 'RUNNING');
+      await store.configs.putTaskConfigs('c', [{ 'task.id': '0' }], stopped.version);
+      await store.configs.updateConnector('c', connectorConfig('c', { x: '1' }), 1);
+
+      expect(await store.topics.listActiveTopics('c')).toEqual(['orders']);
+      expect(await store.topics.recordActiveTopic('c', 'orders')).toBe(false);
     });
   });
 

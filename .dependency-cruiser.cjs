@@ -15,27 +15,60 @@ module.exports = {
       to: { pathNot: '^shared/connect/' },
     },
     {
+      name: 'config-is-worker-configuration',
+      comment:
+        'shared/config (worker and connector configuration, placeholders) builds on the plugin API only: pure, like it',
+      severity: 'error',
+      from: { path: '^shared/config/' },
+      to: { pathNot: '^shared/(config|connect)/' },
+    },
+    {
       name: 'ports-are-interfaces',
-      comment: 'shared/ports imports only shared/connect',
+      comment: 'shared/ports imports only shared/connect and shared/config',
       severity: 'error',
       from: { path: '^shared/ports/' },
-      to: { pathNot: '^shared/(ports|connect)/' },
+      to: { pathNot: '^shared/(ports|connect|config)/' },
     },
     {
       name: 'runtime-over-ports',
       comment:
-        'shared/runtime imports connect and ports (and node built-ins), never adapters or SDKs',
+        'shared/runtime imports connect, config and ports (and node built-ins), never adapters or SDKs',
       severity: 'error',
       from: { path: '^shared/runtime/' },
-      to: { pathNot: '^(shared/(runtime|ports|connect)/|node:)', dependencyTypesNot: ['core'] },
+      to: {
+        pathNot: '^(shared/(runtime|ports|connect|config)/|node:)',
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'runtime-wings-side-by-side',
+      comment:
+        'source, sink and enumerator never import each other; what they share lives below them in runtime/task and runtime/pipeline',
+      severity: 'error',
+      from: { path: '^shared/runtime/(source|sink|enumerator)/' },
+      to: { path: '^shared/runtime/(source|sink|enumerator)/', pathNot: '^shared/runtime/$1/' },
+    },
+    {
+      name: 'runtime-below-the-wings',
+      comment: 'runtime/task and runtime/pipeline serve the wings and never import them',
+      severity: 'error',
+      from: { path: '^shared/runtime/(task|pipeline)/' },
+      to: { path: '^shared/runtime/(source|sink|enumerator)/' },
+    },
+    {
+      name: 'task-below-pipeline',
+      comment: 'runtime/task (what a task is) does not depend on the record pipeline',
+      severity: 'error',
+      from: { path: '^shared/runtime/task/' },
+      to: { path: '^shared/runtime/pipeline/' },
     },
     {
       name: 'control-plane-over-runtime',
-      comment: 'shared/control-plane imports runtime, ports and connect only',
+      comment: 'shared/control-plane imports runtime, ports, config and connect only',
       severity: 'error',
       from: { path: '^shared/control-plane/' },
       to: {
-        pathNot: '^shared/(control-plane|runtime|ports|connect)/',
+        pathNot: '^shared/(control-plane|runtime|ports|connect|config)/',
         dependencyTypesNot: ['core'],
       },
     },
@@ -54,7 +87,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^shared/plugins/' },
       to: {
-        path: '^shared/(runtime|ports|adapters|control-plane)/|^(functions|local|infra)/',
+        path: '^shared/(runtime|ports|adapters|control-plane|config)/|^(functions|local|infra)/',
       },
     },
     {

@@ -1,4 +1,8 @@
-import { type Assignment, assignSplits, movedSplits } from '../shared/runtime/assignor.js';
+import {
+  type Assignment,
+  assignSplits,
+  movedSplits,
+} from '../shared/runtime/enumerator/assignor.js';
 import { median, saveResult } from './harness.js';
 
 /**

@@ -2,7 +2,7 @@ import { Headers } from '../shared/connect/headers.js';
 import { SinkRecord } from '../shared/connect/records.js';
 import { JsonConverter } from '../shared/plugins/converters/json-converter.js';
 import { builtinRegistry } from '../shared/plugins/registry.js';
-import { buildTransformationChain } from '../shared/runtime/transformation-chain.js';
+import { buildTransformationChain } from '../shared/runtime/pipeline/transformation-chain.js';
 import { compareThroughput } from './harness.js';
 
 /**

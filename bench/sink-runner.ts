@@ -5,13 +5,13 @@ import type { PluginDescriptor, PluginRegistry } from '../shared/connect/plugin.
 import { systemClock } from '../shared/ports/clock.js';
 import { silentLogger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
-import { TASK_PARTITIONS_KEY } from '../shared/runtime/enumerator/task-configs.js';
 import { type KafkaEsmEvent, toEsmEvent } from '../shared/runtime/sink/esm-event.js';
 import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
 import {
   runSinkInvocation,
   type SinkRuntimeDeps,
 } from '../shared/runtime/sink/sink-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../shared/runtime/task/task-split.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
 import { wrappedSinkDescriptor } from '../test/support/wrapped-sink.js';

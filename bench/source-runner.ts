@@ -4,7 +4,7 @@ import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-s
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
 import { STATE_TABLE } from '../shared/adapters/dynamodb/table-schema.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
-import { parseConnectorConfig } from '../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../shared/config/connector-config.js';
 import type { SourceRecord } from '../shared/connect/records.js';
 import type { SourceConnector, SourceTask } from '../shared/connect/source.js';
 import { builtinRegistry } from '../shared/plugins/registry.js';

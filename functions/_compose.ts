@@ -24,7 +24,6 @@ import type { ReconcileTrigger } from '../shared/ports/dispatch.js';
 import type { KafkaAdminPort } from '../shared/ports/kafka.js';
 import type { Logger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
-import { ActiveTopicTracker } from '../shared/runtime/active-topics.js';
 import { ConnectorAliasResolver } from '../shared/runtime/sink/function-alias.js';
 import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../shared/runtime/sink/sink-runtime-types.js';
@@ -35,6 +34,7 @@ import {
   defaultSourceRuntimeSettings,
   type SourceRuntimeDeps,
 } from '../shared/runtime/source/source-task-runner.js';
+import { ActiveTopicTracker } from '../shared/runtime/task/active-topics.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 
 /** Everything a warm container reuses across invocations. */

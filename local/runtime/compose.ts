@@ -12,14 +12,13 @@ import { createEnvConfigProvider } from '../../shared/adapters/config-providers/
 import { createFileConfigProvider } from '../../shared/adapters/config-providers/file-provider.js';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
-import type { ConfigProviderResolver } from '../../shared/connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../shared/config/config-providers.js';
 import type { AnyPluginDescriptor, PluginRegistry } from '../../shared/connect/plugin.js';
 import { builtinRegistry } from '../../shared/plugins/registry.js';
 import { systemClock } from '../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../shared/ports/kafka.js';
 import type { MetricsSink } from '../../shared/ports/metrics.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
-import { ActiveTopicTracker } from '../../shared/runtime/active-topics.js';
 import { ConnectorAliasResolver } from '../../shared/runtime/sink/function-alias.js';
 import { kafkaSinkDescriptor } from '../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../../shared/runtime/sink/sink-runtime-types.js';
@@ -30,6 +29,7 @@ import {
   defaultSourceRuntimeSettings,
   type SourceRuntimeDeps,
 } from '../../shared/runtime/source/source-task-runner.js';
+import { ActiveTopicTracker } from '../../shared/runtime/task/active-topics.js';
 import { LOGGERS, type LocalLogLevel, LoggerLevels } from './log-levels.js';
 
 /**

@@ -6,11 +6,8 @@
  * import { SourceConnector, SourceTask, SourceRecord, ConfigDef } from 'serverless-connect/connect';
  */
 export * from './config-def.js';
-export * from './config-infos.js';
-export * from './config-providers.js';
 export * from './config-validators.js';
 export * from './connector.js';
-export * from './connector-config.js';
 export * from './context.js';
 export * from './converter.js';
 export * from './errors.js';

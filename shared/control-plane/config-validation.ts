@@ -3,13 +3,14 @@
  * create and update (Connect's `AbstractHerder.validateConnectorConfig`): one code path, so a
  * config that validates cleanly is exactly a config the API accepts.
  */
-import type { ConfigDef, ConfigProps, ConfigValue } from '../connect/config-def.js';
-import { type ConfigInfos, toConfigInfos } from '../connect/config-infos.js';
+
+import { type ConfigInfos, toConfigInfos } from '../config/config-infos.js';
 import {
   enrichedConnectorConfigDef,
   ConnectorConfigNames as N,
   validateConnectorConfig,
-} from '../connect/connector-config.js';
+} from '../config/connector-config.js';
+import type { ConfigDef, ConfigProps, ConfigValue } from '../connect/config-def.js';
 import type { PluginRegistry } from '../connect/plugin.js';
 import type { SourceConnector } from '../connect/source.js';
 import { BadRequestError } from './errors.js';

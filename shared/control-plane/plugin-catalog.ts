@@ -3,14 +3,15 @@
  * plugins resolved with Connect's error texts, the lookup that config validation uses, and the
  * `GET /connector-plugins…` bodies.
  */
-import type { ConfigDef } from '../connect/config-def.js';
-import { type ConfigKeyInfo, configKeyInfos } from '../connect/config-infos.js';
+
+import { type ConfigKeyInfo, configKeyInfos } from '../config/config-infos.js';
 import {
   type ConnectorKind,
   connectorPluginConfigKeyInfos,
   type PluginConfigLookup,
   type PluginLookupKind,
-} from '../connect/connector-config.js';
+} from '../config/connector-config.js';
+import type { ConfigDef } from '../connect/config-def.js';
 import type { AnyPluginDescriptor, PluginDescriptor, PluginRegistry } from '../connect/plugin.js';
 import type { ConnectorType, PluginInfo } from './dto.js';
 import { BadRequestError, RestNotFoundError } from './errors.js';

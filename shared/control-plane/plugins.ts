@@ -2,7 +2,7 @@
  * Plugins (`ConnectorPluginsResource`): the installed plugins, a plugin's config definition,
  * and config validation.
  */
-import type { ConfigInfos, ConfigKeyInfo } from '../connect/config-infos.js';
+import type { ConfigInfos, ConfigKeyInfo } from '../config/config-infos.js';
 import type { PluginRegistry } from '../connect/plugin.js';
 import type { ConnectorConfigValidator } from './config-validation.js';
 import type { PluginInfo } from './dto.js';

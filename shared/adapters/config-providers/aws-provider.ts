@@ -12,7 +12,7 @@
  * `GetSecretValue` and `@aws-sdk/client-ssm` `GetParameter` (WithDecryption) in them.
  * Values can be cached per container with a TTL and an injected clock.
  */
-import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import { ConfigError } from '../../connect/errors.js';
 
 export const AWS_PROVIDER_NAMES = { secretsManager: 'secretsmanager', ssm: 'ssm' } as const;

@@ -5,7 +5,7 @@
  * variables configs may read; keep it tight in Lambda, whose environment also holds AWS
  * credentials.
  */
-import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import { compileFullMatch } from '../../connect/config-validators.js';
 import { ConfigError } from '../../connect/errors.js';
 

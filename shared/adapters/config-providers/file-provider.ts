@@ -6,7 +6,7 @@
  */
 import { readFile as fsReadFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import { ConfigError } from '../../connect/errors.js';
 
 /** The provider name configs use: `${file:/path:key}`. */

@@ -1,4 +1,4 @@
-import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js';

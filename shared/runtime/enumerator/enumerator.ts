@@ -6,14 +6,15 @@
  * mappings. Every step is idempotent and every write that can race is conditional, so two runs
  * at once converge and an interrupted run leaves a state the next run completes.
  */
-import { resolvePlaceholders } from '../../connect/config-providers.js';
+import { resolvePlaceholders } from '../../config/config-providers.js';
+import { parseConnectorConfig } from '../../config/connector-config.js';
+import { parseKafkaSubscription } from '../../config/kafka-subscription-config.js';
 import type { Connector } from '../../connect/connector.js';
-import { parseConnectorConfig } from '../../connect/connector-config.js';
-import { parseKafkaSubscription } from '../../connect/kafka-subscription-config.js';
 import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { PendingRestart } from '../../ports/connector-meta-store.js';
 import type { ConnectorState, TaskState, TaskStatus } from '../../ports/status-store.js';
-import { mapLimit } from '../concurrency.js';
+import { mapLimit } from '../task/concurrency.js';
+import { taskStoppingOffsets } from '../task/task-split.js';
 import {
   type ConnectorReport,
   DEFAULT_ENUMERATOR_SETTINGS,
@@ -29,7 +30,6 @@ import {
   generateTaskConfigs,
   reverseTransform,
   storedPartitions,
-  taskStoppingOffsets,
   withPartitions,
 } from './task-configs.js';
 import { assertUnchanged, ConnectorChangedError, writeTaskConfigs } from './write-task-configs.js';

@@ -1,10 +1,9 @@
-import { ConnectorConfigNames } from '../../connect/connector-config-defs.js';
+import { ConnectorConfigNames } from '../../config/connector-config-defs.js';
 import type { ConfigMap, TaskConfigSet } from '../../ports/config-store.js';
 import { StaleVersionError } from '../../ports/errors.js';
 import type { TaskRef } from '../../ports/lease-store.js';
-import { mapLimit } from '../concurrency.js';
-import { pendingFate } from '../source/recovery.js';
-import { transactionalIdOf } from '../source/source-task-runner.js';
+import { mapLimit } from '../task/concurrency.js';
+import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import type { EnumeratorDeps, EnumeratorSettings } from './enumerator-types.js';
 
 const STALE_RETRIES = 5;

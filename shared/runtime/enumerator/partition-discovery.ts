@@ -4,12 +4,13 @@
  * `partition.discovery.interval.ms`; and the starting and stopping offsets of the partitions a
  * connector first reads.
  */
-import { compileFullMatch } from '../../connect/config-validators.js';
+
 import {
   type KafkaSubscription,
   type TopicPartitionRef,
   topicPartitionId,
-} from '../../connect/kafka-subscription-config.js';
+} from '../../config/kafka-subscription-config.js';
+import { compileFullMatch } from '../../connect/config-validators.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 
 /** Topics no connector subscribes to by pattern (Kafka's internal topics). */

@@ -4,23 +4,19 @@
  * (sticky and balanced, see assignor.ts) and its stopping offsets in bounded mode.
  */
 
-import { hasPlaceholder } from '../../connect/config-providers.js';
-import type { Connector } from '../../connect/connector.js';
-import type { ParsedConnectorConfig } from '../../connect/connector-config.js';
-import type { ConnectorContext } from '../../connect/context.js';
-import { ConnectError } from '../../connect/errors.js';
+import { hasPlaceholder } from '../../config/config-providers.js';
+import type { ParsedConnectorConfig } from '../../config/connector-config.js';
 import {
   parseTopicPartitionId,
   type TopicPartitionRef,
   topicPartitionId,
-} from '../../connect/kafka-subscription-config.js';
+} from '../../config/kafka-subscription-config.js';
+import type { Connector } from '../../connect/connector.js';
+import type { ConnectorContext } from '../../connect/context.js';
+import { ConnectError } from '../../connect/errors.js';
 import type { ConfigMap, TaskConfigEntry } from '../../ports/config-store.js';
-import { type Assignment, assignSplits } from '../assignor.js';
-
-/** The task config key listing a Kafka-reading task's partitions (`topic-p`, comma-separated). */
-export const TASK_PARTITIONS_KEY = 'serverless.task.partitions';
-/** The task config key with a bounded task's stopping offsets (`topic-p=offset`, comma-separated). */
-export const TASK_STOPPING_OFFSETS_KEY = 'serverless.task.stopping.offsets';
+import { taskPartitionIds, taskStoppingOffsets, withTaskSplit } from '../task/task-split.js';
+import { type Assignment, assignSplits } from './assignor.js';
 
 /** Kafka Connect's refusal when a connector makes more task configs than tasks.max allows. */
 export class TooManyTasksError extends ConnectError {
@@ -91,12 +87,7 @@ export function reverseTransform(
 
 /** The assignment the stored task configs hold (task → partition ids). */
 export function storedAssignment(tasks: readonly TaskConfigEntry[]): Assignment {
-  return new Map(
-    tasks.map((entry) => [
-      entry.task,
-      (entry.config[TASK_PARTITIONS_KEY] ?? '').split(',').filter((id) => id.length > 0),
-    ]),
-  );
+  return new Map(tasks.map((entry) => [entry.task, taskPartitionIds(entry.config)]));
 }
 
 /** Every partition the stored task configs hold. */
@@ -121,31 +112,7 @@ export function withPartitions(
     configs.length,
     storedAssignment(previous),
   );
-  return configs.map((config, task) => {
-    const ids = assignment.get(task) ?? [];
-    const stops = ids.flatMap((id) => {
-      const offset = stopping.get(id);
-      return offset === undefined ? [] : [`${id}=${offset}`];
-    });
-    return {
-      ...config,
-      [TASK_PARTITIONS_KEY]: ids.join(','),
-      ...(stops.length === 0 ? {} : { [TASK_STOPPING_OFFSETS_KEY]: stops.join(',') }),
-    };
-  });
-}
-
-/** The stopping offsets a task config holds, by partition id. */
-export function taskStoppingOffsets(config: ConfigMap): Map<string, number> {
-  return new Map(
-    (config[TASK_STOPPING_OFFSETS_KEY] ?? '')
-      .split(',')
-      .filter((entry) => entry.length > 0)
-      .map((entry) => {
-        const eq = entry.lastIndexOf('=');
-        return [entry.slice(0, eq), Number(entry.slice(eq + 1))] as const;
-      }),
-  );
+  return configs.map((config, task) => withTaskSplit(config, assignment.get(task) ?? [], stopping));
 }
 
 /**
@@ -162,7 +129,7 @@ export function boundedFinished(
   let bounded = false;
   for (const { config } of tasks) {
     const stopping = taskStoppingOffsets(config);
-    for (const id of (config[TASK_PARTITIONS_KEY] ?? '').split(',').filter((p) => p.length > 0)) {
+    for (const id of taskPartitionIds(config)) {
       const stop = stopping.get(id);
       if (stop === undefined) return false;
       bounded = true;

@@ -16,7 +16,7 @@ import { Buffer } from 'node:buffer';
 import { ConfigError, DataError } from '../../connect/errors.js';
 import type { TimestampType } from '../../connect/records.js';
 import type { RecordHeader } from '../../ports/kafka.js';
-import type { ConsumedRecord } from '../error-stage.js';
+import type { ConsumedRecord } from '../pipeline/error-stage.js';
 
 /** Where the batch comes from. (`aws:SelfManagedKafka` appears in old docs and is accepted too.) */
 export type KafkaEsmEventSource = 'aws:kafka' | 'SelfManagedKafka';

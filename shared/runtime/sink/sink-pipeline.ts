@@ -9,7 +9,7 @@
  * had run every stage: on success the operator only returns the value). The source pipeline
  * does the same (record-pipeline.ts).
  */
-import type { ParsedSinkConnectorConfig } from '../../connect/connector-config.js';
+import type { ParsedSinkConnectorConfig } from '../../config/connector-config.js';
 import { IllegalStateError } from '../../connect/errors.js';
 import { Headers } from '../../connect/headers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
@@ -17,17 +17,17 @@ import { SinkRecord } from '../../connect/records.js';
 import type { SchemaAndValue } from '../../connect/schema.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import { createConverterSet } from '../converter-set.js';
-import type { DeadLetterSink } from '../dead-letter.js';
-import type { ErrorHandlingMetrics } from '../error-stage.js';
-import { type ConsumedRecord, ProcessingContext } from '../error-stage.js';
+import { createConverterSet } from '../pipeline/converter-set.js';
+import type { DeadLetterSink } from '../pipeline/dead-letter.js';
+import type { ErrorHandlingMetrics } from '../pipeline/error-stage.js';
+import { type ConsumedRecord, ProcessingContext } from '../pipeline/error-stage.js';
 import {
   createTaskErrorHandler,
   eachInTurn,
   resumeUnderOperator,
   transformationClassOf,
-} from '../pipeline-support.js';
-import { buildTransformationChain } from '../transformation-chain.js';
+} from '../pipeline/pipeline-support.js';
+import { buildTransformationChain } from '../pipeline/transformation-chain.js';
 
 /** What became of one consumed record. */
 export type SinkPipelineResult =

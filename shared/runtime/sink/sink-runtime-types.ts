@@ -1,12 +1,12 @@
-import type { ConfigProviderResolver } from '../../connect/config-providers.js';
+import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
-import type { ActiveTopicTracker } from '../active-topics.js';
-import type { DeadLetterSink } from '../dead-letter.js';
+import type { DeadLetterSink } from '../pipeline/dead-letter.js';
+import type { ActiveTopicTracker } from '../task/active-topics.js';
 import type { ConnectorAliasResolver } from './function-alias.js';
 import type { SinkTaskCache } from './sink-task-cache.js';
 

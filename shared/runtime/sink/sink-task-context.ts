@@ -12,7 +12,7 @@ import type { ErrantRecordReporter, SinkTaskContext } from '../../connect/contex
 import { type SinkRecord, type TopicPartition, topicPartitionKey } from '../../connect/records.js';
 import type { TaskRef } from '../../ports/lease-store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ConsumedRecord } from '../error-stage.js';
+import type { ConsumedRecord } from '../pipeline/error-stage.js';
 import type { SinkRecordPipeline } from './sink-pipeline.js';
 
 /** What the context knows about the batch being written. */

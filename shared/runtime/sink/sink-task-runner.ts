@@ -27,8 +27,8 @@ import { topicPartitionKey } from '../../connect/records.js';
 import type { ConnectorRecord, TaskConfigEntry, TaskConfigSet } from '../../ports/config-store.js';
 import { ConnectorNotFoundError } from '../../ports/errors.js';
 import type { TaskState } from '../../ports/status-store.js';
-import { TASK_PARTITIONS_KEY } from '../enumerator/task-configs.js';
-import { describeError } from '../error-reporter.js';
+import { describeError } from '../pipeline/error-reporter.js';
+import { taskPartitionIds } from '../task/task-split.js';
 import {
   ConnectorNotRunningError,
   SinkTaskFailedError,
@@ -50,7 +50,7 @@ export * from './sink-runtime-types.js';
 export function partitionOwners(taskSet: TaskConfigSet): Map<string, TaskConfigEntry> {
   const owners = new Map<string, TaskConfigEntry>();
   for (const entry of taskSet.tasks) {
-    for (const id of (entry.config[TASK_PARTITIONS_KEY] ?? '').split(',')) {
+    for (const id of taskPartitionIds(entry.config)) {
       if (id.trim() !== '') owners.set(id.trim(), entry);
     }
   }

@@ -3,14 +3,11 @@
  * providers, parse the connector config, build the record pipeline (creating the dead letter
  * topic when missing), create the task and call `start`. And stopping one.
  */
-import {
-  type ConfigProviderResolver,
-  resolvePlaceholders,
-} from '../../connect/config-providers.js';
+import { type ConfigProviderResolver, resolvePlaceholders } from '../../config/config-providers.js';
 import {
   type ParsedSinkConnectorConfig,
   parseConnectorConfig,
-} from '../../connect/connector-config.js';
+} from '../../config/connector-config.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { TopicPartition } from '../../connect/records.js';
 import type { SinkConnector, SinkTask } from '../../connect/sink.js';
@@ -19,9 +16,9 @@ import type { ConnectorRecord, TaskConfigEntry } from '../../ports/config-store.
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { TaskRef } from '../../ports/lease-store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { DeadLetterSink } from '../dead-letter.js';
-import { taskStoppingOffsets } from '../enumerator/task-configs.js';
-import { deadLetterTopicSpec, errorHandlingSettingsOf } from '../error-tolerance.js';
+import type { DeadLetterSink } from '../pipeline/dead-letter.js';
+import { deadLetterTopicSpec, errorHandlingSettingsOf } from '../pipeline/error-tolerance.js';
+import { taskStoppingOffsets } from '../task/task-split.js';
 import { buildSinkPipeline, type SinkRecordPipeline } from './sink-pipeline.js';
 import { SinkTaskContextImpl } from './sink-task-context.js';
 

@@ -1,5 +1,5 @@
-import { type AdminOverrides, parseAdminOverrides } from '../../connect/client-overrides.js';
-import type { ParsedConnectorConfigBase } from '../../connect/connector-config.js';
+import { type AdminOverrides, parseAdminOverrides } from '../../config/client-overrides.js';
+import type { ParsedConnectorConfigBase } from '../../config/connector-config.js';
 import type { AdminOptions, SaslCredentials, SecurityOverrides } from '../../ports/kafka.js';
 
 const mechanisms: Readonly<Record<string, SaslCredentials['mechanism']>> = {

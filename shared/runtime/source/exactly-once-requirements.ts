@@ -1,4 +1,4 @@
-import type { ParsedSourceConnectorConfig } from '../../connect/connector-config.js';
+import type { ParsedSourceConnectorConfig } from '../../config/connector-config.js';
 import { ConfigError } from '../../connect/errors.js';
 import type { SourceConnector } from '../../connect/source.js';
 

@@ -1,19 +1,19 @@
-import type { ParsedSourceConnectorConfig } from '../../connect/connector-config.js';
+import type { ParsedSourceConnectorConfig } from '../../config/connector-config.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { OutgoingRecord, RecordHeader } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
-import { createConverterSet } from '../converter-set.js';
-import { collectingDeadLetterSink } from '../dead-letter.js';
-import { ProcessingContext } from '../error-stage.js';
+import { createConverterSet } from '../pipeline/converter-set.js';
+import { collectingDeadLetterSink } from '../pipeline/dead-letter.js';
+import { ProcessingContext } from '../pipeline/error-stage.js';
 import {
   createTaskErrorHandler,
   eachInTurn,
   resumeUnderOperator,
   transformationClassOf,
-} from '../pipeline-support.js';
-import { buildTransformationChain } from '../transformation-chain.js';
+} from '../pipeline/pipeline-support.js';
+import { buildTransformationChain } from '../pipeline/transformation-chain.js';
 import type { PipelineResult, SourceRecordPipeline } from './pipeline.js';
 
 export interface SourcePipelineDeps {

@@ -2,7 +2,7 @@ import type { SourceRecord } from '../../connect/records.js';
 import type { RecordMetadata } from '../../connect/source.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
-import type { TaskActiveTopics } from '../active-topics.js';
+import type { TaskActiveTopics } from '../task/active-topics.js';
 import {
   type CommittedTransaction,
   SourceTransaction,

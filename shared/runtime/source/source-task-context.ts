@@ -16,8 +16,8 @@ import type {
   SourceOffsetEntry,
   TaskSourceOffsets,
 } from '../../ports/offset-store.js';
+import type { PendingFate } from '../task/source-transaction-fate.js';
 import { sourcePartitionKey } from './offsets-topic.js';
-import type { PendingFate } from './recovery.js';
 import type { BoundaryKind, BoundaryRequest } from './transaction-boundaries.js';
 
 const noRequests: readonly BoundaryRequest[] = Object.freeze([]);

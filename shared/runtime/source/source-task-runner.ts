@@ -1,19 +1,20 @@
-import { resolvePlaceholders } from '../../connect/config-providers.js';
-import { parseConnectorConfig } from '../../connect/connector-config.js';
+import { resolvePlaceholders } from '../../config/config-providers.js';
+import { parseConnectorConfig } from '../../config/connector-config.js';
 import { FencedError, isRetriable } from '../../connect/errors.js';
 import { type SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
 import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
+import { producerOptionsOf } from '../task/producer-overrides.js';
+import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import { ensureOffsetsTopic } from './offsets-topic-creation.js';
 import type { SourceRecordPipeline } from './pipeline.js';
 import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
-import { producerOptionsOf } from './producer-overrides.js';
 import { untransacted } from './producer-pool.js';
-import { pendingFate, type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
 import { SourceCommitter } from './source-committer.js';
 import type {
   SourceInvocation,
@@ -32,11 +33,6 @@ export * from './source-runtime-types.js';
 
 /** Thrown by the checkpoint hook's wrapper: the invocation stops dead, no cleanup (a crash). */
 export class AbandonedInvocation extends Error {}
-
-/** Names derived from the connector and task, shared by the runner, recovery and tools. */
-export function transactionalIdOf(prefix: string, connector: string, task: number): string {
-  return `${prefix}-${connector}-${task}`;
-}
 
 /**
  * One bounded invocation of a source task under the exactly-once protocol

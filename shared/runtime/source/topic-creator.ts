@@ -1,5 +1,5 @@
+import type { TopicCreationGroupConfig } from '../../config/topic-creation-config.js';
 import { compileFullMatch } from '../../connect/config-validators.js';
-import type { TopicCreationGroupConfig } from '../../connect/topic-creation-config.js';
 import type { KafkaAdminPort, TopicSpec } from '../../ports/kafka.js';
 
 /**

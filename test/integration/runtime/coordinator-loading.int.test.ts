@@ -8,7 +8,6 @@ import { systemClock } from '../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import {
   KAFKA_SINK_CLASS,
@@ -20,8 +19,9 @@ import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
   runSourceInvocation,
-  transactionalIdOf,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import { transactionalIdOf } from '../../../shared/runtime/task/source-transaction-fate.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { type FreshBroker, startFreshBroker } from '../../support/own-broker.js';
 import { plainPipeline } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';

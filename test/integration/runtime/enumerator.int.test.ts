@@ -13,12 +13,12 @@ import {
   Enumerator,
   PartitionDiscovery,
 } from '../../../shared/runtime/enumerator/enumerator.js';
-import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
   type SourceRunOutcome,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { checkDelivery } from '../../support/eos-checker.js';
 import { plainPipeline } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';

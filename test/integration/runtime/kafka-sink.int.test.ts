@@ -15,7 +15,6 @@ import type {
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { OffsetStore } from '../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import {
   KAFKA_SINK_CLASS,
@@ -30,6 +29,7 @@ import {
   runSinkInvocation,
   type SinkRuntimeDeps,
 } from '../../../shared/runtime/sink/sink-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 

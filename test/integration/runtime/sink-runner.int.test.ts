@@ -8,13 +8,13 @@ import { systemClock } from '../../../shared/ports/clock.js';
 import type { IdempotentProducer, KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/enumerator/task-configs.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import { SinkTaskCache } from '../../../shared/runtime/sink/sink-task-cache.js';
 import {
   runSinkInvocation,
   type SinkRuntimeDeps,
 } from '../../../shared/runtime/sink/sink-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import {
   coordinatesOf,
   RECORDING_SINK_CLASS,

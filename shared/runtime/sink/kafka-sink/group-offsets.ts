@@ -3,11 +3,11 @@
  * /connectors/{c}/offsets`, called while the connector is STOPPED). The group's committed offset
  * decides what the sink skips as already written, so it must follow the runtime's sink offsets.
  */
-import { parseConnectorConfig } from '../../../connect/connector-config.js';
+import { parseConnectorConfig } from '../../../config/connector-config.js';
 import { parseTopicPartitionKey } from '../../../connect/records.js';
 import type { KafkaAdminPort, KafkaClientFactory } from '../../../ports/kafka.js';
-import { mapLimit } from '../../concurrency.js';
-import { producerOptionsOf } from '../../source/producer-overrides.js';
+import { mapLimit } from '../../task/concurrency.js';
+import { producerOptionsOf } from '../../task/producer-overrides.js';
 import { connectorGroupId, partitionTransactionalId } from './kafka-sink-config.js';
 
 export interface GroupOffsetsDeps {

@@ -3,7 +3,7 @@
  * topics of the same cluster, exactly once per input partition (see kafka-sink-task.ts). Keys are
  * in kafka-sink-config.ts.
  */
-import { clientOverrideErrors } from '../../../connect/client-overrides.js';
+import { clientOverrideErrors } from '../../../config/client-overrides.js';
 import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
 import type { ConnectorContext } from '../../../connect/context.js';
 import { ConfigError, IllegalStateError } from '../../../connect/errors.js';

@@ -4,7 +4,7 @@
  * connector group's offset (partition-writer.ts), so the output holds every input record exactly
  * once although batches are redelivered.
  */
-import { parseConnectorConfig } from '../../../connect/connector-config.js';
+import { parseConnectorConfig } from '../../../config/connector-config.js';
 import type { SinkTaskContext } from '../../../connect/context.js';
 import { IllegalStateError } from '../../../connect/errors.js';
 import type { PluginRegistry } from '../../../connect/plugin.js';
@@ -17,9 +17,9 @@ import {
 import { SinkTask, type TopicPartitionOffsets } from '../../../connect/sink.js';
 import type { KafkaAdminPort, KafkaClientFactory, ProducerOptions } from '../../../ports/kafka.js';
 import type { Logger } from '../../../ports/logger.js';
-import { mapLimit } from '../../concurrency.js';
-import { createConverterSet } from '../../converter-set.js';
-import { producerOptionsOf } from '../../source/producer-overrides.js';
+import { createConverterSet } from '../../pipeline/converter-set.js';
+import { mapLimit } from '../../task/concurrency.js';
+import { producerOptionsOf } from '../../task/producer-overrides.js';
 import {
   checkRenameFormat,
   connectorGroupId,

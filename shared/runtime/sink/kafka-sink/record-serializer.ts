@@ -6,7 +6,7 @@
 import { ConfigError } from '../../../connect/errors.js';
 import type { SinkRecord } from '../../../connect/records.js';
 import type { OutgoingRecord, RecordHeader } from '../../../ports/kafka.js';
-import type { ConverterSet } from '../../converter-set.js';
+import type { ConverterSet } from '../../pipeline/converter-set.js';
 import {
   type InputTopics,
   type KafkaSinkConfig,

@@ -6,7 +6,7 @@ import {
   ConnectorAliasResolver,
   sinkFunctionAlias,
 } from '../../../../shared/runtime/sink/function-alias.js';
-import { recordingLogger } from '../../shared/runtime/error-handling-fakes.js';
+import { recordingLogger } from '../../shared/runtime/pipeline/error-handling-fakes.js';
 import { event, harness, records } from '../../shared/runtime/sink/fixtures.js';
 
 const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:sink-task';

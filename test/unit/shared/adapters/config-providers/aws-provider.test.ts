@@ -6,7 +6,7 @@ import {
   type SecretsManagerReader,
   secretReference,
 } from '../../../../../shared/adapters/config-providers/aws-provider.js';
-import { resolvePlaceholders } from '../../../../../shared/connect/config-providers.js';
+import { resolvePlaceholders } from '../../../../../shared/config/config-providers.js';
 import { ConfigError } from '../../../../../shared/connect/errors.js';
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf';

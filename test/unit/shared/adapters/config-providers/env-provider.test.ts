@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config placeholders such as ${env:X} are plain text here
 import { describe, expect, it } from 'vitest';
 import { createEnvConfigProvider } from '../../../../../shared/adapters/config-providers/env-provider.js';
-import { resolvePlaceholders } from '../../../../../shared/connect/config-providers.js';
+import { resolvePlaceholders } from '../../../../../shared/config/config-providers.js';
 import { ConfigError } from '../../../../../shared/connect/errors.js';
 
 const env = { CONNECT_DB_PASSWORD: 'pw', AWS_SECRET_ACCESS_KEY: 'aws-secret', EMPTY: '' };

@@ -6,7 +6,7 @@ import {
   createFileConfigProvider,
   parseJavaProperties,
 } from '../../../../../shared/adapters/config-providers/file-provider.js';
-import { resolvePlaceholders } from '../../../../../shared/connect/config-providers.js';
+import { resolvePlaceholders } from '../../../../../shared/config/config-providers.js';
 import { ConfigError } from '../../../../../shared/connect/errors.js';
 
 describe('parseJavaProperties', () => {

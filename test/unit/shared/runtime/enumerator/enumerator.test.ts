@@ -7,7 +7,7 @@ import { mappingGroupId } from '../../../../../shared/runtime/enumerator/sink-ma
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,
-} from '../../../../../shared/runtime/enumerator/task-configs.js';
+} from '../../../../../shared/runtime/task/task-split.js';
 import { datagenConfig, harness, sinkConfig } from './fixtures.js';
 
 describe('Enumerator', () => {

@@ -4,7 +4,6 @@ import {
   type MemoryStateStore,
 } from '../../../../../shared/adapters/memory/memory-state-store.js';
 import type { MetricValue } from '../../../../../shared/ports/metrics.js';
-import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/enumerator/task-configs.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../../../shared/runtime/sink/esm-event.js';
 import { SinkTaskCache } from '../../../../../shared/runtime/sink/sink-task-cache.js';
 import {
@@ -12,6 +11,7 @@ import {
   type SinkRunSummary,
   type SinkRuntimeDeps,
 } from '../../../../../shared/runtime/sink/sink-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import {
   RECORDING_SINK_CLASS,
   RECORDING_SYSTEM_CONFIG,
@@ -19,7 +19,7 @@ import {
   recordingSinkRegistry,
   recordingSystem,
 } from '../../../../support/recording-sink.js';
-import { fakeTime, recordingLogger, recordingSink } from '../error-handling-fakes.js';
+import { fakeTime, recordingLogger, recordingSink } from '../pipeline/error-handling-fakes.js';
 
 export const TOPIC = 'orders';
 export const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';

@@ -1,8 +1,8 @@
 /** Active topic tracking (KIP-558) in the sink runtime: each consumed topic, once per task. */
 import { describe, expect, it } from 'vitest';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
-import { ActiveTopicTracker } from '../../../../../shared/runtime/active-topics.js';
-import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/enumerator/task-configs.js';
+import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
+import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import { event, harness, records } from './fixtures.js';
 
 /** Records `from..to` of `audit-<partition>`. */

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
 import { SinkRecord } from '../../../../../shared/connect/records.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSinkPipeline } from '../../../../../shared/runtime/sink/sink-pipeline.js';
-import { FlakyConverter, recordingSink, registerFlakyConverter } from '../error-handling-fakes.js';
+import {
+  FlakyConverter,
+  recordingSink,
+  registerFlakyConverter,
+} from '../pipeline/error-handling-fakes.js';
 
 const STRING = 'org.apache.kafka.connect.storage.StringConverter';
 const utf8 = (text: string) => new TextEncoder().encode(text);

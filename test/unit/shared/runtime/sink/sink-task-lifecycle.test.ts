@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/enumerator/task-configs.js';
 import type { SinkTaskContextImpl } from '../../../../../shared/runtime/sink/sink-task-context.js';
+import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import { event, harness, records } from './fixtures.js';
 
 const starts = (calls: readonly string[]) => calls.filter((c) => c.startsWith('start'));

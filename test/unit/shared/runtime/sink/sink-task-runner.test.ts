@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { RetriableError } from '../../../../../shared/connect/errors.js';
 import { ConnectorNotFoundError } from '../../../../../shared/ports/errors.js';
 import {
-  TASK_PARTITIONS_KEY,
-  TASK_STOPPING_OFFSETS_KEY,
-} from '../../../../../shared/runtime/enumerator/task-configs.js';
-import {
   ConnectorNotRunningError,
   UnassignedPartitionError,
 } from '../../../../../shared/runtime/sink/errors.js';
 import type { EsmSourceRecord } from '../../../../../shared/runtime/sink/esm-event.js';
+import {
+  TASK_PARTITIONS_KEY,
+  TASK_STOPPING_OFFSETS_KEY,
+} from '../../../../../shared/runtime/task/task-split.js';
 import { coordinatesOf } from '../../../../support/recording-sink.js';
 import { event, harness, ids, records, TOPIC } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
 import { ConfigError } from '../../../../../shared/connect/errors.js';
 import { adminOptionsOf } from '../../../../../shared/runtime/source/admin-overrides.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
 import { ConfigError } from '../../../../../shared/connect/errors.js';
 import { checkExactlyOnceRequirements } from '../../../../../shared/runtime/source/source-task-runner.js';
 import { SequenceSourceConnector } from '../../../../support/sequence-source.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../shared/connect/struct.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { buildSourcePipeline } from '../../../../../shared/runtime/source/record-pipeline.js';
-import { FlakyConverter, registerFlakyConverter } from '../error-handling-fakes.js';
+import { FlakyConverter, registerFlakyConverter } from '../pipeline/error-handling-fakes.js';
 
 const text = (bytes: Uint8Array | null) =>
   bytes === null ? null : new TextDecoder().decode(bytes);

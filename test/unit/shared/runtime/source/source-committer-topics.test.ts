@@ -8,8 +8,8 @@ import { createMemoryStateStore } from '../../../../../shared/adapters/memory/me
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../../../../shared/ports/kafka.js';
-import { ActiveTopicTracker } from '../../../../../shared/runtime/active-topics.js';
 import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
+import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 
 const encoder = new TextEncoder();
 

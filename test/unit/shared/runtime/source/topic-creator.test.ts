@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConnectorConfig } from '../../../../../shared/connect/connector-config.js';
+import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
 import type { KafkaAdminPort, TopicSpec } from '../../../../../shared/ports/kafka.js';
 import { TopicCreator } from '../../../../../shared/runtime/source/topic-creator.js';
 

@@ -13,7 +13,7 @@ import {
 } from '../../../../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { KafkaSinkConnector } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-connector.js';
 import type { KafkaSinkTask } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-task.js';
-import { recordingLogger } from '../../error-handling-fakes.js';
+import { recordingLogger } from '../../pipeline/error-handling-fakes.js';
 import { FakeKafka } from './fake-kafka.js';
 
 export const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';

@@ -9,7 +9,7 @@ import {
   parseKafkaSinkConfig,
   partitionTransactionalId,
 } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-config.js';
-import { transactionalIdOf } from '../../../../../../shared/runtime/source/source-task-runner.js';
+import { transactionalIdOf } from '../../../../../../shared/runtime/task/source-transaction-fate.js';
 
 const listed = (...topics: string[]) => ({ topics, topicsRegex: undefined });
 

@@ -73,12 +73,28 @@ module.exports = {
       },
     },
     {
+      name: 'engine-over-ports',
+      comment:
+        'shared/engine builds the object graph from ports: it may import everything in shared/ but the adapters',
+      severity: 'error',
+      from: { path: '^shared/engine/' },
+      to: { path: '^shared/adapters/|^(functions|local|infra)/' },
+    },
+    {
+      name: 'only-roots-import-the-engine',
+      comment:
+        'the engine is built by the composition roots (functions/, local/), never inside shared/',
+      severity: 'error',
+      from: { path: '^shared/', pathNot: '^shared/engine/' },
+      to: { path: '^shared/engine/' },
+    },
+    {
       name: 'adapters-stay-in-their-lane',
       comment:
         'an adapter imports ports, connect, its own folder and its SDK; never another adapter or the runtime',
       severity: 'error',
       from: { path: '^shared/adapters/([^/]+)/' },
-      to: { path: '^shared/(adapters/(?!$1/)|runtime/|control-plane/|plugins/)' },
+      to: { path: '^shared/(adapters/(?!$1/)|runtime/|control-plane/|plugins/|engine/)' },
     },
     {
       name: 'plugins-over-connect',

@@ -12,13 +12,13 @@
 
 import { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { apiHandler } from '../functions/api/handler.js';
 import { startApiServer } from '../local/api-server.js';
 import { startDynalite } from '../local/services/dynalite.js';
 import { startS3rver } from '../local/services/s3rver.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
-import { systemClock } from '../shared/ports/clock.js';
-import { silentLogger } from '../shared/ports/logger.js';
+import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../shared/engine/engine.js';
 
 interface Running {
   readonly url: string;
@@ -33,22 +33,30 @@ async function restApi(endpoint: string, tableName: string): Promise<Running> {
     // The SDK's default pool (50 sockets) would queue 50 clients' parallel requests.
     requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: 512 }) },
   });
+  // The API function's handler over the engine, as in AWS. The benchmarked endpoints never
+  // reach Kafka; the clients connect only when used.
+  const kafka = new KafkaJsClientFactory({
+    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+  });
+  const engine = createEngine(
+    {
+      store: createDynamoDbStateStore({ client, tableName }),
+      kafka,
+      reconcile: { nudge: async () => {} },
+    },
+    { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'bench' },
+  );
   const server = await startApiServer({
     host: '127.0.0.1',
     port: 0,
-    deps: {
-      store: createDynamoDbStateStore({ client, tableName }),
-      plugins: builtinRegistry(),
-      reconcile: { nudge: async () => {} },
-      clock: systemClock,
-      logger: silentLogger,
-    },
-    service: { kafkaClusterId: 'bench' },
+    handler: apiHandler(() => engine),
   });
   return {
     url: server.url,
     close: async () => {
       await server.close();
+      await engine.close();
+      await kafka.close();
       client.destroy();
     },
   };

@@ -1,62 +1,48 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import {
-  createSecretsManagerConfigProvider,
-  createSsmConfigProvider,
-} from '../shared/adapters/config-providers/aws-provider.js';
-import {
-  sdkParameterStoreReader,
-  sdkSecretsManagerReader,
-} from '../shared/adapters/config-providers/aws-sdk-readers.js';
-import { createEnvConfigProvider } from '../shared/adapters/config-providers/env-provider.js';
-import { createFileConfigProvider } from '../shared/adapters/config-providers/file-provider.js';
+import { sdkSecretsManagerReader } from '../shared/adapters/config-providers/aws-sdk-readers.js';
+import { defaultConfigProviders } from '../shared/adapters/config-providers/defaults.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { kafkaSasl } from '../shared/adapters/kafkajs/auth.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { mskIamTokenProvider } from '../shared/adapters/kafkajs/msk-iam-token.js';
-import { LambdaReconcileTrigger } from '../shared/adapters/lambda/invoke.js';
+import { clusterSource } from '../shared/adapters/lambda/cluster-source.js';
+import {
+  LambdaReconcileTrigger,
+  LambdaSourceTaskInvoker,
+} from '../shared/adapters/lambda/invoke.js';
+import { LambdaSinkMappings } from '../shared/adapters/lambda/sink-mappings.js';
 import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
 import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
-import type { PluginRegistry } from '../shared/connect/plugin.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
-import { systemClock } from '../shared/ports/clock.js';
-import type { ReconcileTrigger } from '../shared/ports/dispatch.js';
-import type { KafkaAdminPort } from '../shared/ports/kafka.js';
-import type { Logger } from '../shared/ports/logger.js';
-import type { StateStore } from '../shared/ports/state-store.js';
-import { ConnectorAliasResolver } from '../shared/runtime/sink/function-alias.js';
-import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
-import type { SinkFunctionDeps } from '../shared/runtime/sink/sink-runtime-types.js';
-import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
-import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
-import {
-  defaultSourceRuntimeSettings,
-  type SourceRuntimeDeps,
-} from '../shared/runtime/source/source-task-runner.js';
-import { ActiveTopicTracker } from '../shared/runtime/task/active-topics.js';
+import { ConfigError } from '../shared/connect/errors.js';
+import { createEngine, type Engine } from '../shared/engine/engine.js';
+import type {
+  ReconcileTrigger,
+  SinkMappingPort,
+  SourceTaskInvoker,
+} from '../shared/ports/dispatch.js';
+import type { LoggerFactory } from '../shared/ports/logger.js';
+import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 
-/** Everything a warm container reuses across invocations. */
+/**
+ * The functions' composition root: the environment → the AWS and Kafka adapters → the engine.
+ * Every handler is a small factory over the engine (functions/<name>/handler.ts).
+ */
 export interface Composition {
   readonly env: FunctionEnv;
-  readonly store: StateStore;
+  readonly engine: Engine;
+  /** The kafkajs clients the engine stands on. */
   readonly kafka: KafkaJsClientFactory;
-  readonly admin: KafkaAdminPort;
-  readonly producers: ProducerPool;
-  readonly plugins: PluginRegistry;
-  readonly logger: Logger;
-  readonly source: SourceRuntimeDeps;
-  /** The sink runtime; its started tasks are stopped by `close`. */
-  readonly sink: SinkFunctionDeps;
-  /** Nudges the enumerator (ENUMERATOR_FUNCTION); without it, only logs. */
-  readonly reconcile: ReconcileTrigger;
   close(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A port that cannot work without an environment variable, failing only when used. */
+function missing(variable: string): never {
+  throw new ConfigError(`Missing required environment variable ${variable}`, variable);
+}
 
-/** Builds the adapters and services from the environment. */
+/** Builds the adapters and the engine from the environment. */
 export function compose(env: FunctionEnv = readEnv()): Composition {
   const dynamo = new DynamoDBClient({
     region: env.region,
@@ -74,106 +60,80 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     ...(env.kafkaSsl ? { ssl: true } : {}),
     ...(sasl === undefined ? {} : { sasl }),
   });
-  const admin = kafka.admin();
-  const producers = new ProducerPool(kafka);
-  const plugins = builtinRegistry();
-  const logger = jsonLogger(env.logLevel);
-  // The Kafka sink needs Kafka clients, so it is registered here rather than with the built-ins.
-  plugins.register(
-    kafkaSinkDescriptor({
-      kafka,
-      admin,
-      plugins,
-      transactionalIdPrefix: env.transactionalIdPrefix,
-      logger,
-    }),
-  );
-  // Secrets are re-read at most every 5 minutes per container.
-  const cache = { ttlMs: 300_000, now: () => Date.now() };
-  // The topics this container's tasks have recorded (KIP-558), shared by source and sink tasks.
-  const activeTopics = new ActiveTopicTracker(store.topics, {
-    enabled: env.topicTracking.enabled,
-    logger,
-  });
-  const source: SourceRuntimeDeps = {
-    store,
-    admin,
-    producers,
-    plugins,
-    clock: systemClock,
-    sleep,
-    buildPipeline: (config, task) =>
-      buildSourcePipeline(config, task, {
-        plugins,
-        logger: jsonLogger(env.logLevel, { connector: config.name, task }),
-        clock: systemClock,
-        sleep,
-      }),
-    metrics: emfMetrics('ServerlessConnect'),
-    logger: jsonLogger(env.logLevel, { component: 'source-runtime' }),
-    activeTopics,
-    configProviders: {
-      env: createEnvConfigProvider(),
-      file: createFileConfigProvider(),
-      // AWS clients are created here but connect only when a placeholder needs them.
-      secretsmanager: createSecretsManagerConfigProvider(sdkSecretsManagerReader(), { cache }),
-      ssm: createSsmConfigProvider(sdkParameterStoreReader(), { cache }),
+  let lambda: LambdaClient | undefined;
+  const lambdaClient = () => {
+    lambda ??= new LambdaClient({ region: env.region });
+    return lambda;
+  };
+  // The enumerator's ports; only the enumerator function has (and needs) their variables.
+  let invoker: SourceTaskInvoker | undefined;
+  const lazyInvoker: SourceTaskInvoker = {
+    invoke: (invocation) => {
+      invoker ??= new LambdaSourceTaskInvoker(
+        lambdaClient(),
+        env.sourceTaskFunction ?? missing('SOURCE_TASK_FUNCTION'),
+      );
+      return invoker.invoke(invocation);
     },
-    settings: {
-      ...defaultSourceRuntimeSettings,
+  };
+  let mappings: SinkMappingPort | undefined;
+  const sinkMappings = (): SinkMappingPort => {
+    mappings ??= new LambdaSinkMappings(lambdaClient(), {
+      functionName: env.sinkTaskFunction ?? missing('SINK_TASK_FUNCTION'),
+      cluster: clusterSource(
+        {
+          clusterArn: env.kafkaClusterArn,
+          accessConfigurations: env.sinkMappingAccessConfigurations,
+        },
+        env.kafkaBrokers,
+        env.kafkaAuth,
+      ),
+      aliasOf: sinkFunctionAlias,
+    });
+    return mappings;
+  };
+  const lazyMappings: SinkMappingPort = {
+    list: (connector) => sinkMappings().list(connector),
+    create: (spec) => sinkMappings().create(spec),
+    update: (mapping, spec) => sinkMappings().update(mapping, spec),
+    delete: (mapping) => sinkMappings().delete(mapping),
+  };
+  const loggers: LoggerFactory = (name, context = {}) =>
+    jsonLogger(env.logLevel, { logger: name, ...context });
+  const reconcile: ReconcileTrigger | undefined =
+    env.enumeratorFunction === undefined
+      ? undefined
+      : new LambdaReconcileTrigger(lambdaClient(), env.enumeratorFunction);
+  const engine = createEngine(
+    {
+      store,
+      kafka,
+      loggers,
+      metrics: emfMetrics('ServerlessConnect'),
+      configProviders: defaultConfigProviders(),
+      invoker: lazyInvoker,
+      mappings: lazyMappings,
+      ...(reconcile === undefined ? {} : { reconcile }),
+    },
+    {
       transactionalIdPrefix: env.transactionalIdPrefix,
       offsetsTopic: env.offsetsTopic,
-      exactlyOnce: env.exactlyOnceSource,
+      exactlyOnceSource: env.exactlyOnceSource,
+      topicTracking: env.topicTracking,
+      workerId: env.functionName,
+      kafkaClusterId: env.kafkaClusterId,
+      commit: env.buildCommit,
+      rootLogLevel: env.logLevel.toUpperCase(),
     },
-  };
-  const sink: SinkFunctionDeps = {
-    store,
-    plugins,
-    clock: systemClock,
-    sleep,
-    logger,
-    tasks: new SinkTaskCache({ logger }),
-    aliases: new ConnectorAliasResolver(store.configs),
-    // Sink dead letter queues are written outside any transaction, as Kafka Connect does.
-    deadLetters: {
-      send: async (records) => {
-        await (await producers.idempotent()).send(records);
-      },
-    },
-    admin,
-    activeTopics,
-    // The same providers and metrics as source tasks (one secrets cache per container).
-    ...(source.configProviders === undefined ? {} : { configProviders: source.configProviders }),
-    ...(source.metrics === undefined ? {} : { metrics: source.metrics }),
-  };
-  const reconcile: ReconcileTrigger =
-    env.enumeratorFunction === undefined
-      ? {
-          nudge: async (connector) =>
-            logger.info('ENUMERATOR_FUNCTION is not set: the next scheduled run reconciles', {
-              connector,
-            }),
-        }
-      : new LambdaReconcileTrigger(
-          new LambdaClient({ region: env.region }),
-          env.enumeratorFunction,
-        );
+  );
   return {
     env,
-    store,
+    engine,
     kafka,
-    admin,
-    producers,
-    plugins,
-    logger,
-    source,
-    sink,
-    reconcile,
     close: async () => {
-      await sink.tasks.closeAll();
-      await producers.closeAll();
-      await admin.close();
+      await engine.close();
       await kafka.close();
+      lambda?.destroy();
       dynamo.destroy();
     },
   };

@@ -26,6 +26,20 @@ export interface FunctionEnv {
   readonly enumeratorFunction: string | undefined;
   /** Kafka Connect's active topic tracking settings (KIP-558); see {@link readTopicTracking}. */
   readonly topicTracking: TopicTrackingSettings;
+  /** `SOURCE_TASK_FUNCTION`: the function the enumerator invokes per source task (enumerator only). */
+  readonly sourceTaskFunction: string | undefined;
+  /** `SINK_TASK_FUNCTION`: the function the sink mappings invoke (enumerator only). */
+  readonly sinkTaskFunction: string | undefined;
+  /** `KAFKA_CLUSTER_ARN`: an MSK cluster the sink mappings read; unset, the brokers are self-managed. */
+  readonly kafkaClusterArn: string | undefined;
+  /** `SINK_MAPPING_ACCESS_CONFIGURATIONS`: JSON source access configurations of the mappings. */
+  readonly sinkMappingAccessConfigurations: string | undefined;
+  /** `KAFKA_CLUSTER_ID`: `kafka_cluster_id` of `GET /` (`unknown` when unset). */
+  readonly kafkaClusterId: string;
+  /** `BUILD_COMMIT`: `commit` of `GET /` (`unknown` when unset). */
+  readonly buildCommit: string;
+  /** `AWS_LAMBDA_FUNCTION_NAME`, the worker id of the function's writes. */
+  readonly functionName: string;
 }
 
 /** Kafka Connect's worker settings `topic.tracking.enable` and `topic.tracking.allow.reset`. */
@@ -182,7 +196,14 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT?.trim() || undefined,
     region: env.AWS_REGION?.trim() || 'us-east-1',
     logLevel: level as FunctionEnv['logLevel'],
-    enumeratorFunction: env.ENUMERATOR_FUNCTION?.trim() || undefined,
+    enumeratorFunction: optional(env, 'ENUMERATOR_FUNCTION'),
     topicTracking: readTopicTracking(env),
+    sourceTaskFunction: optional(env, 'SOURCE_TASK_FUNCTION'),
+    sinkTaskFunction: optional(env, 'SINK_TASK_FUNCTION'),
+    kafkaClusterArn: optional(env, 'KAFKA_CLUSTER_ARN'),
+    sinkMappingAccessConfigurations: optional(env, 'SINK_MAPPING_ACCESS_CONFIGURATIONS'),
+    kafkaClusterId: optional(env, 'KAFKA_CLUSTER_ID') ?? 'unknown',
+    buildCommit: optional(env, 'BUILD_COMMIT') ?? 'unknown',
+    functionName: optional(env, 'AWS_LAMBDA_FUNCTION_NAME') ?? 'serverless-connect',
   };
 }

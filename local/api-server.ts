@@ -1,16 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { handleProxyEvent } from '../functions/api/proxy-event.js';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ConfigError } from '../shared/connect/errors.js';
-import {
-  ConnectService,
-  type ConnectServiceOptions,
-} from '../shared/control-plane/connect-service.js';
-import { createRouter, MAX_BODY_BYTES, type Router } from '../shared/control-plane/router.js';
-import type { ConnectServiceDeps } from '../shared/control-plane/service-context.js';
+import { MAX_BODY_BYTES } from '../shared/control-plane/router.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
+import { localLambdaContext } from './esm/lambda-context.js';
 
 /**
  * The REST API on a plain node:http server: each request becomes the API Gateway proxy event
@@ -47,11 +42,18 @@ interface CommonOptions {
   readonly logger?: Logger;
 }
 
-export type ApiServerOptions = CommonOptions &
-  (
-    | { readonly router: Router }
-    | { readonly deps: ConnectServiceDeps; readonly service: ConnectServiceOptions }
-  );
+/** The API function's handler (functions/api/handler.ts `apiHandler`), invoked per request. */
+export type ApiHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
+export interface ApiServerOptions extends CommonOptions {
+  readonly handler: ApiHandler;
+}
+
+/** API Gateway's integration timeout, the local requests' time budget. */
+const API_TIMEOUT_MS = 29_000;
 
 export interface RunningApiServer {
   /** `http://<host>:<port>`. */
@@ -178,11 +180,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   checkAuth(host, options.auth);
   const logger = options.logger ?? silentLogger;
-  const router =
-    'router' in options
-      ? options.router
-      : createRouter(new ConnectService(options.deps, options.service), { logger });
-  const auth = options.auth;
+  const { auth, handler } = options;
 
   const respond = async (req: IncomingMessage, res: ServerResponse) => {
     sequence += 1;
@@ -200,7 +198,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     }
     const { body, tooLarge } = await readBody(req, MAX_BODY_BYTES);
     const event = toProxyEvent(req, body.length === 0 ? null : body.toString('utf8'), requestId);
-    const result = await handleProxyEvent(router, event);
+    const result = await handler(
+      event,
+      localLambdaContext({ functionName: 'api', timeoutMs: API_TIMEOUT_MS, requestId }),
+    );
     const headers = Object.fromEntries(
       Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]),
     );

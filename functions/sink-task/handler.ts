@@ -1,50 +1,46 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { Logger } from '../../shared/ports/logger.js';
+import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
 import {
   runSinkInvocation,
   type SinkFunctionDeps,
   type SinkRunSummary,
 } from '../../shared/runtime/sink/sink-task-runner.js';
 import { composition } from '../_compose.js';
+import {
+  type FunctionHandler,
+  invocation,
+  invocationOf,
+  workerIdOf,
+} from '../_middleware/invocation.js';
 
-/** Time kept back from the Lambda timeout for preCommit and the offset commits. */
-const safetyMarginMs = 10_000;
-
-/** What the handler needs from the container's composition. */
+/** What the handler needs: the sink runtime and the loggers (the engine has both). */
 export interface SinkTaskServices {
   readonly sink: SinkFunctionDeps;
-  readonly logger: Logger;
+  readonly loggers: LoggerFactory;
 }
 
 /**
- * The sink-task handler over `services`: the connector comes from the function alias the
- * mapping invoked (`context.invokedFunctionArn`), the batch is written by the sink runtime,
- * and any failure is thrown so the event source mapping redelivers the batch.
+ * One batch of Lambda's Kafka event source mapping: the connector comes from the function alias
+ * the mapping invoked (`context.invokedFunctionArn`), the batch is written by the sink runtime,
+ * and a failure is thrown so the mapping redelivers the batch.
  */
-export function createSinkTaskHandler(services: () => SinkTaskServices) {
-  return async (event: unknown, context: Context): Promise<SinkRunSummary> => {
-    const { sink, logger } = services();
+export function sinkTaskHandler(
+  services: () => SinkTaskServices,
+): FunctionHandler<unknown, SinkRunSummary> {
+  return middy(async (event: unknown, context: Context): Promise<SinkRunSummary> => {
+    const { deadline, logger } = invocationOf(context);
+    const { sink } = services();
     const connector = await sink.aliases.connectorOfArn(context.invokedFunctionArn);
-    const deadline =
-      Date.now() + Math.max(1_000, context.getRemainingTimeInMillis() - safetyMarginMs);
-    try {
-      const summary = await runSinkInvocation(sink, {
-        connector,
-        event,
-        deadline,
-        workerId: context.logStreamName || context.functionName,
-      });
-      logger.info('sink batch written', { ...summary });
-      return summary;
-    } catch (error) {
-      logger.error('sink batch failed; the event source mapping redelivers it', {
-        connector,
-        error,
-      });
-      throw error;
-    }
-  };
+    const summary = await runSinkInvocation(sink, {
+      connector,
+      event,
+      deadline,
+      workerId: workerIdOf(context),
+    });
+    logger.info('sink batch written', { ...summary });
+    return summary;
+  }).use(invocation({ logger: LOGGERS.sink, loggers: () => services().loggers }));
 }
 
-export const handler = middy(createSinkTaskHandler(composition));
+export const handler = sinkTaskHandler(() => composition().engine);

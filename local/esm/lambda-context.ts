@@ -8,13 +8,20 @@ export type LambdaLikeContext = Context;
 export const SINK_TASK_FUNCTION = 'sink-task';
 
 /** The ARN a mapping invokes the sink-task function through: the connector's alias. */
-export function invokedFunctionArn(alias: string, functionName = SINK_TASK_FUNCTION): string {
-  return `arn:aws:lambda:local:000000000000:function:${functionName}:${alias}`;
+export function invokedFunctionArn(
+  alias: string | undefined,
+  functionName = SINK_TASK_FUNCTION,
+): string {
+  const qualifier = alias === undefined ? '' : `:${alias}`;
+  return `arn:aws:lambda:local:000000000000:function:${functionName}${qualifier}`;
 }
 
 export interface LocalContextOptions {
-  /** The alias the invocation goes through (the last segment of `invokedFunctionArn`). */
-  readonly alias: string;
+  /**
+   * The alias the invocation goes through (the last segment of `invokedFunctionArn`).
+   * @default none: the unqualified function
+   */
+  readonly alias?: string;
   /** The invocation's time budget (the function timeout), in ms. */
   readonly timeoutMs: number;
   /** The clock `getRemainingTimeInMillis` counts down against. @default Date.now */
@@ -26,7 +33,8 @@ export interface LocalContextOptions {
 }
 
 /**
- * A Lambda context for one local invocation: a fresh request id, the alias-qualified ARN, and a
+ * A Lambda context for one local invocation of any of the four functions: a fresh request id,
+ * the (alias-qualified) ARN, and a
  * real `getRemainingTimeInMillis` counting down from `timeoutMs` (never below 0). The
  * deprecated callback methods throw: handlers here are async.
  */
@@ -45,7 +53,7 @@ export function localLambdaContext(options: LocalContextOptions): LambdaLikeCont
     memoryLimitInMB: '1024',
     awsRequestId: options.requestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `local/${options.alias}`,
+    logStreamName: `local/${options.alias ?? functionName}`,
     getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
     done: unsupported,
     fail: unsupported,

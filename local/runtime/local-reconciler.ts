@@ -2,7 +2,10 @@ import type { ReconcileTrigger } from '../../shared/ports/dispatch.js';
 import type { Logger } from '../../shared/ports/logger.js';
 import type { ConnectorReport } from '../../shared/runtime/enumerator/enumerator.js';
 
-/** What the reconciler drives: the enumerator (`Enumerator` satisfies it). */
+/**
+ * What the reconciler drives: the enumerator function's handler (local/runtime/start.ts), or the
+ * `Enumerator` itself. Each run logs its own line.
+ */
 export interface Reconciles {
   reconcile(connector: string): Promise<ConnectorReport>;
   reconcileAll(): Promise<ConnectorReport[]>;
@@ -116,10 +119,9 @@ export class LocalReconciler implements ReconcileTrigger {
       this.#all = false;
       this.#pending.clear();
       try {
-        const reports = all
-          ? await this.#target.reconcileAll()
-          : await Promise.all(names.map((name) => this.#target.reconcile(name)));
-        this.#report(reports, all);
+        await (all
+          ? this.#target.reconcileAll()
+          : Promise.all(names.map((name) => this.#target.reconcile(name))));
       } catch (error) {
         this.#options.logger.warn('enumerator run failed; the next run retries', {
           connectors: all ? 'all' : names,
@@ -128,14 +130,5 @@ export class LocalReconciler implements ReconcileTrigger {
       }
       this.#runs += 1;
     }
-  }
-
-  #report(reports: readonly ConnectorReport[], all: boolean): void {
-    const dispatched = reports.reduce((n, r) => n + r.dispatched.length, 0);
-    const failed = reports.filter((r) => r.error !== undefined).map((r) => r.connector);
-    const fields = { trigger: all ? 'schedule' : 'nudge', connectors: reports.length, dispatched };
-    if (failed.length > 0) this.#options.logger.warn('enumerator run', { ...fields, failed });
-    else if (dispatched > 0) this.#options.logger.info('enumerator run', fields);
-    else this.#options.logger.debug('enumerator run', fields);
   }
 }

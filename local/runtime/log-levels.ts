@@ -18,17 +18,6 @@ export type LocalLogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 const rank: Record<LocalLogLevel, number> = { off: -1, error: 0, warn: 1, info: 2, debug: 3 };
 
-/** The logger names of the local runtime's components. */
-export const LOGGERS = {
-  runtime: 'serverless-connect.local',
-  rest: 'serverless-connect.rest',
-  enumerator: 'serverless-connect.enumerator',
-  source: 'serverless-connect.source',
-  sink: 'serverless-connect.sink',
-  esm: 'serverless-connect.esm',
-  metrics: 'serverless-connect.metrics',
-} as const;
-
 /** A log4j level name, as `/admin/loggers` accepts it, as a JSON logger level. */
 export function fromLog4jLevel(level: string): LocalLogLevel | undefined {
   switch (level.trim().toUpperCase()) {

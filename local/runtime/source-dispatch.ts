@@ -1,10 +1,8 @@
-import type { KafkaClientFactory } from '../../shared/ports/kafka.js';
+import type { Engine } from '../../shared/engine/engine.js';
 import type { Logger } from '../../shared/ports/logger.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
-import type {
-  SourceRunOutcome,
-  SourceRuntimeDeps,
-} from '../../shared/runtime/source/source-task-runner.js';
+import type { ProducerPool } from '../../shared/runtime/source/producer-pool.js';
+import type { SourceRunOutcome } from '../../shared/runtime/source/source-task-runner.js';
 import { InProcessSourceInvoker } from '../dispatch/in-process-invoker.js';
 
 /**
@@ -84,23 +82,24 @@ export interface LocalSourceDispatch {
 }
 
 export function localSourceDispatch(
-  deps: Omit<SourceRuntimeDeps, 'producers'>,
-  kafka: KafkaClientFactory,
+  engine: () => Engine,
   options: LocalSourceDispatchOptions,
 ): LocalSourceDispatch {
-  const drainable = drainableStore(deps.store);
+  let drainable: DrainableStore | undefined;
+  const store = () => {
+    drainable ??= drainableStore(engine().store);
+    return drainable;
+  };
   let draining = false;
-  const invoker = new InProcessSourceInvoker({ ...deps, store: drainable.store }, kafka, {
+  const services = (producers: ProducerPool) => ({
+    source: { ...engine().sourceWith(producers), store: store().store },
+    loggers: engine().loggers,
+  });
+  const invoker = new InProcessSourceInvoker(services, () => engine().kafka, {
     budgetMs: options.budgetMs,
     logger: options.logger,
+    // The handler logs each invocation's end; here it only decides when the task runs again.
     onResult: (invocation, result) => {
-      options.logger.debug('source task invocation ended', {
-        connector: invocation.connector,
-        task: invocation.task,
-        outcome: result.outcome,
-        transactions: result.transactions,
-        records: result.records,
-      });
       const delay = redispatchDelayMs(result.outcome);
       if (delay === undefined || draining) return;
       setTimeout(() => {
@@ -112,7 +111,7 @@ export function localSourceDispatch(
     invoker,
     drain: async () => {
       draining = true;
-      drainable.drain();
+      store().drain();
       await invoker.drain();
     },
   };

@@ -1,26 +1,25 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createSinkTaskHandler } from '../../functions/sink-task/handler.js';
+import { apiHandler } from '../../functions/api/handler.js';
+import { enumeratorHandler } from '../../functions/enumerator/handler.js';
+import { sinkTaskHandler } from '../../functions/sink-task/handler.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
 import { MemorySinkMappings } from '../../shared/adapters/memory/memory-sink-mappings.js';
-import { CONNECT_VERSION, ConnectService } from '../../shared/control-plane/connect-service.js';
-import { createRouter } from '../../shared/control-plane/router.js';
-import { systemClock } from '../../shared/ports/clock.js';
-import { type Logger, silentLogger } from '../../shared/ports/logger.js';
-import {
-  DEFAULT_ENUMERATOR_SETTINGS,
-  Enumerator,
-  PartitionDiscovery,
-} from '../../shared/runtime/enumerator/enumerator.js';
+import { CONNECT_VERSION } from '../../shared/control-plane/connect-service.js';
+import { LOGGERS, type Logger, silentLogger } from '../../shared/ports/logger.js';
 import { sinkFunctionAlias } from '../../shared/runtime/sink/function-alias.js';
 import { startApiServer } from '../api-server.js';
+import { localEnumerator } from '../dispatch/local-enumerator.js';
 import { LocalEventSourceMappings } from '../esm/local-event-source-mappings.js';
 import type { MappingStatus } from '../esm/mapping-stats.js';
 import { composeLocal } from './compose.js';
 import { LocalReconciler } from './local-reconciler.js';
-import { LOGGERS } from './log-levels.js';
 import { LOCAL_DEFAULTS, type LocalRuntimeOptions } from './options.js';
 import { ensureBucket, kafkaClusterId, startLocalServices } from './services.js';
-import { localSourceDispatch, revokeLeftoverLeases } from './source-dispatch.js';
+import {
+  type LocalSourceDispatch,
+  localSourceDispatch,
+  revokeLeftoverLeases,
+} from './source-dispatch.js';
 
 /** One part to stop on shutdown. */
 interface Closer {
@@ -114,6 +113,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const clusterId = o.kafkaClusterId ?? (await kafkaClusterId(brokers));
     o.signal?.throwIfAborted();
 
+    // The enumerator's and the REST API's triggers reach parts built after the engine.
+    let reconciler: LocalReconciler | undefined;
+    let dispatch: LocalSourceDispatch | undefined;
+    const mappings = new MemorySinkMappings();
     const parts = composeLocal({
       brokers,
       dynamo,
@@ -121,66 +124,51 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       transactionalIdPrefix: o.transactionalIdPrefix,
       offsetsTopic: o.offsetsTopic,
       exactlyOnceSource: o.exactlyOnceSource ?? true,
-      topicTrackingEnabled: o.topicTracking?.enabled ?? true,
+      topicTracking: {
+        enabled: o.topicTracking?.enabled ?? true,
+        allowReset: o.topicTracking?.allowReset ?? true,
+      },
+      kafkaClusterId: clusterId,
       logLevel: o.logLevel ?? 'info',
+      invoker: {
+        invoke: (invocation) => (dispatch as LocalSourceDispatch).invoker.invoke(invocation),
+      },
+      mappings,
+      reconcile: { nudge: async (connector) => reconciler?.nudge(connector) },
+      ...(o.sourceSettings === undefined ? {} : { sourceSettings: o.sourceSettings }),
       ...(o.writeLog === undefined ? {} : { writeLog: o.writeLog }),
       ...(o.extraPlugins === undefined ? {} : { extraPlugins: o.extraPlugins }),
     });
     closers.push({ part: 'sink tasks and kafka clients', close: () => parts.close() });
-    const { store, levels } = parts;
+    const { engine, levels } = parts;
     await levels.refresh();
     levels.start(o.levelRefreshMs);
     log = levels.logger(LOGGERS.runtime);
 
-    const revoked = await revokeLeftoverLeases(store, () => Date.now());
+    const revoked = await revokeLeftoverLeases(engine.store, () => Date.now());
     if (revoked.length > 0) {
       log.warn('took back task leases left by an earlier process', { tasks: revoked });
     }
 
-    const mappings = new MemorySinkMappings();
-    const sinkLogger = levels.logger(LOGGERS.sink);
+    // The four functions' own handlers, each invoked with the event Lambda would send it.
     const esm = new LocalEventSourceMappings({
       mappings,
       brokers,
-      handler: createSinkTaskHandler(() => ({ sink: parts.sink, logger: sinkLogger })),
+      handler: sinkTaskHandler(() => engine),
       aliasFor: sinkFunctionAlias,
       logger: levels.logger(LOGGERS.esm),
     });
     closers.push({ part: 'event source mappings', close: () => esm.close() });
 
-    let reconciler: LocalReconciler | undefined;
-    const dispatch = localSourceDispatch(
-      { ...parts.source, settings: { ...parts.source.settings, ...o.sourceSettings } },
-      parts.kafka,
-      {
-        budgetMs: o.sourceBudgetMs,
-        logger: levels.logger(LOGGERS.source),
-        nudge: (connector) => void reconciler?.nudge(connector),
-      },
-    );
-    closers.push({ part: 'source invocations', close: () => dispatch.drain() });
-
-    const enumerator = new Enumerator({
-      store,
-      admin: parts.admin,
-      plugins: parts.plugins,
-      invoker: dispatch.invoker,
-      mappings,
-      kafka: parts.kafka,
-      clock: systemClock,
-      logger: levels.logger(LOGGERS.enumerator),
-      discovery: new PartitionDiscovery(),
-      ...(parts.source.configProviders === undefined
-        ? {}
-        : { configProviders: parts.source.configProviders }),
-      settings: {
-        ...DEFAULT_ENUMERATOR_SETTINGS,
-        workerId: 'local-enumerator',
-        transactionalIdPrefix: o.transactionalIdPrefix,
-        offsetsTopic: o.offsetsTopic,
-      },
+    dispatch = localSourceDispatch(() => engine, {
+      budgetMs: o.sourceBudgetMs,
+      logger: levels.logger(LOGGERS.source),
+      nudge: (connector) => void reconciler?.nudge(connector),
     });
-    reconciler = new LocalReconciler(enumerator, {
+    const invocations = dispatch;
+    closers.push({ part: 'source invocations', close: () => invocations.drain() });
+
+    reconciler = new LocalReconciler(localEnumerator(enumeratorHandler(() => engine)), {
       intervalMs: o.enumeratorIntervalMs,
       debounceMs: o.nudgeDebounceMs,
       logger: levels.logger(LOGGERS.enumerator),
@@ -193,36 +181,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await running.runNow();
     running.start();
 
-    const restLogger = levels.logger(LOGGERS.rest);
-    // Offsets requests right after a stop fence the stopped tasks themselves, as in AWS.
-    const fencing = {
-      kafka: parts.kafka,
-      admin: parts.admin,
-      transactionalIdPrefix: o.transactionalIdPrefix,
-      offsetsTopic: o.offsetsTopic,
-    };
-    const service = new ConnectService(
-      {
-        store,
-        plugins: parts.plugins,
-        reconcile: running,
-        clock: systemClock,
-        logger: restLogger,
-        fencing,
-      },
-      {
-        kafkaClusterId: clusterId,
-        workerId: 'local',
-        exactlyOnceSourceEnabled: o.exactlyOnceSource ?? true,
-        ...(o.topicTracking === undefined ? {} : { topicTracking: o.topicTracking }),
-        rootLogLevel: (o.logLevel ?? 'info').toUpperCase(),
-      },
-    );
     const api = await startApiServer({
       host: o.host,
       port: o.port,
-      router: createRouter(service, { logger: restLogger, clock: systemClock }),
-      logger: restLogger,
+      handler: apiHandler(() => engine),
+      logger: levels.logger(LOGGERS.rest),
       ...(o.auth === undefined ? {} : { auth: o.auth }),
     });
     closers.push({ part: 'rest api', close: () => api.close() });

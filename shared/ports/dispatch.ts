@@ -75,3 +75,18 @@ export interface SinkMappingPort {
   update(mapping: SinkMapping, spec: SinkMappingSpec): Promise<SinkMapping>;
   delete(mapping: SinkMapping): Promise<void>;
 }
+
+/** An object an S3 notification announced (S3 sources reading it are dispatched at once). */
+export interface CreatedObject {
+  readonly bucket: string;
+  readonly key: string;
+}
+
+/**
+ * What one enumerator run reconciles: every connector (the schedule, or any other event), the
+ * named ones (a nudge, the state table's stream), or the S3 sources reading announced objects.
+ */
+export type EnumeratorRunScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'connectors'; readonly connectors: readonly string[] }
+  | { readonly kind: 'created-objects'; readonly objects: readonly CreatedObject[] };

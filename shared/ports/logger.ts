@@ -30,3 +30,31 @@ export const silentLogger: Logger = {
   info: () => {},
   debug: () => {},
 };
+
+/**
+ * The names the components log under (`/admin/loggers` sets levels by name or dotted ancestor,
+ * `serverless-connect` covering them all).
+ */
+export const LOGGERS = {
+  /** The local runtime's own lines (start-up, shutdown). */
+  runtime: 'serverless-connect.local',
+  rest: 'serverless-connect.rest',
+  enumerator: 'serverless-connect.enumerator',
+  source: 'serverless-connect.source',
+  sink: 'serverless-connect.sink',
+  /** The local stand-in for Lambda's event source mappings. */
+  esm: 'serverless-connect.esm',
+  metrics: 'serverless-connect.metrics',
+} as const;
+
+/** One of {@link LOGGERS}. */
+export type LoggerName = (typeof LOGGERS)[keyof typeof LOGGERS];
+
+/**
+ * Makes the logger of a component, with fixed fields on every line (connector, task, request
+ * id). The composition root decides where lines go and which levels apply.
+ */
+export type LoggerFactory = (name: LoggerName, context?: LogFields) => Logger;
+
+/** A factory of {@link silentLogger}s. */
+export const silentLoggers: LoggerFactory = () => silentLogger;

@@ -1,6 +1,6 @@
 import { ConfigDef } from '../../shared/connect/config-def.js';
 import type { SourceTaskContext } from '../../shared/connect/context.js';
-import { PluginRegistry } from '../../shared/connect/plugin.js';
+import { type AnyPluginDescriptor, PluginRegistry } from '../../shared/connect/plugin.js';
 import { SourceRecord } from '../../shared/connect/records.js';
 import { SourceConnector, SourceTask } from '../../shared/connect/source.js';
 
@@ -93,14 +93,26 @@ export class SequenceSourceConnector extends SourceConnector {
 
 export const SEQUENCE_SOURCE_CLASS = 'test.SequenceSourceConnector';
 
+/** The sequence source, as a plugin (an engine's extra plugin). */
+export const sequenceSourceDescriptor: AnyPluginDescriptor = {
+  className: SEQUENCE_SOURCE_CLASS,
+  aliases: [],
+  type: 'source',
+  version: 'test',
+  create: () => new SequenceSourceConnector(),
+};
+
+/**
+ * The converters that write the sequence source's records as the plain text of their keys and
+ * values (its values are JSON text already), for the connector configs of runtime tests.
+ */
+export const SEQUENCE_CONVERTERS = {
+  'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+  'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+} as const;
+
 export function sequenceRegistry(): PluginRegistry {
   const registry = new PluginRegistry();
-  registry.register({
-    className: SEQUENCE_SOURCE_CLASS,
-    aliases: [],
-    type: 'source',
-    version: 'test',
-    create: () => new SequenceSourceConnector(),
-  });
+  registry.register(sequenceSourceDescriptor);
   return registry;
 }

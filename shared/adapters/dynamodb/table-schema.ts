@@ -117,3 +117,16 @@ export const KEYS = {
   loggerPrefix: 'LOGGER#',
   loggerSk: (logger: string): string => `LOGGER#${logger}`,
 } as const;
+
+/**
+ * The connector an item's keys belong to (its `C#<connector>` partition), or undefined for a
+ * reserved partition (`LOGGERS`) or keys without a string partition key. Keys as DynamoDB's
+ * attribute values carry them, e.g. a stream record's `dynamodb.Keys`.
+ */
+export function connectorOfItemKeys(keys: unknown): string | undefined {
+  const pk = (keys as Record<string, { S?: unknown } | undefined> | undefined)?.[
+    STATE_TABLE.partitionKey.name
+  ]?.S;
+  const prefix = KEYS.connectorPk('');
+  return typeof pk === 'string' && pk.startsWith(prefix) ? pk.slice(prefix.length) : undefined;
+}

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localLambdaContext } from '../../../local/esm/lambda-context.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { testDynamo, uniqueName } from '../../support/services.js';
 
@@ -23,6 +24,9 @@ function proxyEvent(method: string, path: string, body?: unknown): APIGatewayPro
     } as unknown as APIGatewayProxyEvent['requestContext'],
   };
 }
+
+/** A Lambda context of the API function. */
+const apiContext = () => localLambdaContext({ functionName: 'api', timeoutMs: 29_000 });
 
 /** The Lambda entry point, composed from the environment as in AWS, against dynalite. */
 describe('functions/api handler', () => {
@@ -52,7 +56,7 @@ describe('functions/api handler', () => {
 
   it('answers GET / with the cluster id from the environment', async () => {
     // Act
-    const result = await handler.api(proxyEvent('GET', '/'));
+    const result = await handler.handler(proxyEvent('GET', '/'), apiContext());
     // Assess
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body).kafka_cluster_id).toBe('lambda-cluster');
@@ -63,13 +67,14 @@ describe('functions/api handler', () => {
     const name = `${uniqueName('team')}/orders`;
     const path = `/connectors/${encodeURIComponent(name)}`;
     // Act
-    const created = await handler.api(
+    const created = await handler.handler(
       proxyEvent('POST', '/connectors', {
         name,
         config: { 'connector.class': 'datagen', 'kafka.topic': 'orders' },
       }),
+      apiContext(),
     );
-    const status = await handler.api(proxyEvent('GET', `${path}/status`));
+    const status = await handler.handler(proxyEvent('GET', `${path}/status`), apiContext());
     // Assess
     expect(created.statusCode).toBe(201);
     expect(created.headers?.Location).toBe(path);
@@ -83,7 +88,10 @@ describe('functions/api handler', () => {
 
   it('answers bad input with a 400 error body and the request id header', async () => {
     // Act
-    const result = await handler.api(proxyEvent('POST', '/connectors', '{not json'));
+    const result = await handler.handler(
+      proxyEvent('POST', '/connectors', '{not json'),
+      apiContext(),
+    );
     // Assess
     expect(result.statusCode).toBe(400);
     expect(JSON.parse(result.body).error_code).toBe(400);

@@ -1,27 +1,18 @@
-import { logLevel } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiHandler } from '../../../functions/api/handler.js';
 import { startApiServer } from '../../../local/api-server.js';
 import { InProcessSourceInvoker } from '../../../local/dispatch/in-process-invoker.js';
-import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
-import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
-import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
-import { systemClock } from '../../../shared/ports/clock.js';
-import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
+import type { SourceRunOutcome } from '../../../shared/runtime/source/source-task-runner.js';
+import { testEngine } from '../../support/engine.js';
 import {
-  DEFAULT_ENUMERATOR_SETTINGS,
-  Enumerator,
-  PartitionDiscovery,
-} from '../../../shared/runtime/enumerator/enumerator.js';
-import {
-  defaultSourceRuntimeSettings,
-  type SourceRunOutcome,
-} from '../../../shared/runtime/source/source-task-runner.js';
-import { plainPipeline } from '../../support/plain-pipeline.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
-import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
+import { createTopics, testKafka, uniqueName } from '../../support/services.js';
 import { readTopicRecords } from '../../support/topic-reader.js';
 import { connectorPath } from '../../unit/shared/control-plane/fixtures.js';
 
@@ -40,80 +31,49 @@ interface Reply {
  * state store, the enumerator, and exactly-once source tasks run in-process.
  */
 describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
-  let factory: KafkaJsClientFactory;
-  let admin: KafkaAdminPort;
+  let engine: Engine;
   let store: StateStore;
-  let enumerator: Enumerator;
   let invoker: InProcessSourceInvoker;
   let url: string;
-  let closeServer: () => Promise<void>;
+  let close: () => Promise<void>;
   /** What a nudge of the REST API does; nothing unless a test says so. */
   let onNudge: (connector: string | undefined) => void = () => {};
   const outcomes: SourceRunOutcome[] = [];
 
   beforeAll(async () => {
-    const client = testDynamo();
-    const tableName = uniqueName('state');
-    await ensureTable(client, tableName);
-    store = createDynamoDbStateStore({ client, tableName, clock: systemClock });
-    factory = new KafkaJsClientFactory({
-      brokers: inject('kafkaBrokers'),
-      logLevel: logLevel.NOTHING,
-    });
-    admin = factory.admin();
-    const plugins = sequenceRegistry();
-    invoker = new InProcessSourceInvoker(
-      {
-        store,
-        admin,
-        plugins,
-        clock: systemClock,
-        sleep,
-        buildPipeline: () => plainPipeline,
-        // Invocations run until fenced: they never notice a stop by themselves.
-        settings: { ...defaultSourceRuntimeSettings, assignmentCheckMs: 600_000 },
-      },
-      factory,
-      { budgetMs: 40_000, logger: silentLogger, onResult: (_, r) => outcomes.push(r.outcome) },
-    );
-    enumerator = new Enumerator({
-      store,
-      admin,
-      plugins,
-      invoker,
+    const built = await testEngine({
+      plugins: [sequenceSourceDescriptor],
+      invoker: { invoke: (invocation) => invoker.invoke(invocation) },
       mappings: new MemorySinkMappings(),
-      kafka: factory,
-      clock: systemClock,
-      logger: silentLogger,
-      discovery: new PartitionDiscovery(),
-      settings: DEFAULT_ENUMERATOR_SETTINGS,
+      reconcile: { nudge: async (connector) => onNudge(connector) },
+      // Invocations run until fenced: they never notice a stop by themselves.
+      settings: { source: { assignmentCheckMs: 600_000 } },
     });
+    ({ engine, store } = built);
+    invoker = new InProcessSourceInvoker(
+      (producers) => ({ source: engine.sourceWith(producers), loggers: engine.loggers }),
+      () => engine.kafka,
+      {
+        budgetMs: 40_000,
+        logger: engine.loggers('serverless-connect.source'),
+        onResult: (_, r) => outcomes.push(r.outcome),
+      },
+    );
     const server = await startApiServer({
       host: '127.0.0.1',
       port: 0,
-      deps: {
-        store,
-        plugins,
-        reconcile: { nudge: async (connector) => onNudge(connector) },
-        clock: systemClock,
-        logger: silentLogger,
-        fencing: {
-          kafka: factory,
-          admin,
-          transactionalIdPrefix: DEFAULT_ENUMERATOR_SETTINGS.transactionalIdPrefix,
-          offsetsTopic: DEFAULT_ENUMERATOR_SETTINGS.offsetsTopic,
-        },
-      },
-      service: { kafkaClusterId: 'it-cluster' },
+      handler: apiHandler(() => engine),
     });
     url = server.url;
-    closeServer = () => server.close();
+    close = async () => {
+      await server.close();
+      await invoker.drain();
+      await built.close();
+    };
   });
 
   afterAll(async () => {
-    await closeServer?.();
-    await invoker?.drain();
-    await factory?.close();
+    await close?.();
   });
 
   async function http(method: string, path: string, body?: unknown): Promise<Reply> {
@@ -142,6 +102,7 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
     await kafkaAdmin.disconnect();
     const config = {
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'exactly.once.support': 'required',
       'offsets.storage.topic': `${name}-offsets`,
       topic,
@@ -167,7 +128,7 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
     const deadline = Date.now() + 40_000;
     while (!done(await committedSeq(name))) {
       if (Date.now() > deadline) throw new Error(`${name} did not commit what was expected`);
-      await enumerator.reconcile(name);
+      await engine.enumerator.reconcile(name);
       await sleep(200);
     }
   }
@@ -187,7 +148,7 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
   /** Stops the connector for good at the end of a test, ending its invocations. */
   async function cleanUp(name: string): Promise<void> {
     await http('PUT', connectorPath(name, '/stop'));
-    await enumerator.reconcile(name);
+    await engine.enumerator.reconcile(name);
     await invoker.drain();
   }
 
@@ -231,7 +192,8 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
     // Prepare: every nudge starts an enumerator run at once, racing the request's round.
     const runs: Promise<unknown>[] = [];
     onNudge = (connector) => {
-      if (connector !== undefined) runs.push(enumerator.reconcile(connector).catch((e) => e));
+      if (connector !== undefined)
+        runs.push(engine.enumerator.reconcile(connector).catch((e) => e));
     };
     const { name } = await sequenceSource();
     await runUntilCommitted(name, 30);
@@ -258,18 +220,18 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
     const { name, topic } = await sequenceSource();
     await runUntilCommitted(name, 20);
     expect((await http('PUT', connectorPath(name, '/stop'))).status).toBe(204);
-    await enumerator.reconcile(name);
+    await engine.enumerator.reconcile(name);
     await invoker.drain();
     // Act
     const pause = await http('PUT', connectorPath(name, '/pause'));
-    const report = await enumerator.reconcile(name);
+    const report = await engine.enumerator.reconcile(name);
     const status = await http('GET', connectorPath(name, '/status'));
     const tasks = await http('GET', connectorPath(name, '/tasks'));
-    const endAtPause = await admin.endOffsets(topic);
+    const endAtPause = await engine.admin.endOffsets(topic);
     const seqAtPause = await committedSeq(name);
     await sleep(1_000);
-    await enumerator.reconcile(name);
-    const endLater = await admin.endOffsets(topic);
+    await engine.enumerator.reconcile(name);
+    const endLater = await engine.admin.endOffsets(topic);
     const seqLater = await committedSeq(name);
     const resume = await http('PUT', connectorPath(name, '/resume'));
     await runUntilCommitted(name, seqAtPause + 10);

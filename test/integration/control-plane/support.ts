@@ -3,19 +3,12 @@
  * store on dynalite (a table per test file), with the built-in plugins and the test sink.
  */
 
+import { apiHandler } from '../../../functions/api/handler.js';
 import { type ApiServerAuth, startApiServer } from '../../../local/api-server.js';
-import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
-import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
-import type { ConnectServiceOptions } from '../../../shared/control-plane/connect-service.js';
-import { builtinRegistry } from '../../../shared/plugins/registry.js';
-import { systemClock } from '../../../shared/ports/clock.js';
+import type { TopicTrackingOptions } from '../../../shared/control-plane/connectors.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { testDynamo, uniqueName } from '../../support/services.js';
-import {
-  RecordingLogger,
-  RecordingTrigger,
-  testSinkDescriptor,
-} from '../../unit/shared/control-plane/fixtures.js';
+import { testEngine } from '../../support/engine.js';
+import { RecordingTrigger, testSinkDescriptor } from '../../unit/shared/control-plane/fixtures.js';
 
 export interface HttpResult {
   readonly status: number;
@@ -37,28 +30,29 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the local API server over a fresh dynalite table. */
+/**
+ * Starts the local API server with the API function's handler over an engine of its own (a
+ * fresh dynalite table, the built-in plugins and the test sink).
+ */
 export async function startTestServer(
-  options: Partial<ConnectServiceOptions> & { readonly auth?: ApiServerAuth } = {},
+  options: { readonly auth?: ApiServerAuth; readonly topicTracking?: TopicTrackingOptions } = {},
 ): Promise<TestServer> {
-  const client = testDynamo();
-  const tableName = uniqueName('rest');
-  await ensureTable(client, tableName);
-  const store = createDynamoDbStateStore({ client, tableName });
   const trigger = new RecordingTrigger();
-  const { auth, ...service } = options;
+  const { engine, store, close } = await testEngine({
+    plugins: [testSinkDescriptor],
+    reconcile: trigger,
+    settings: {
+      topicTracking: {
+        enabled: options.topicTracking?.enabled ?? true,
+        allowReset: options.topicTracking?.allowReset ?? true,
+      },
+    },
+  });
   const server = await startApiServer({
     host: '127.0.0.1',
     port: 0,
-    deps: {
-      store,
-      plugins: builtinRegistry([testSinkDescriptor]),
-      reconcile: trigger,
-      clock: systemClock,
-      logger: new RecordingLogger(),
-    },
-    service: { kafkaClusterId: 'it-cluster', ...service },
-    ...(auth === undefined ? {} : { auth }),
+    handler: apiHandler(() => engine),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
   return {
     url: server.url,
@@ -89,7 +83,7 @@ export async function startTestServer(
     },
     async close() {
       await server.close();
-      client.destroy();
+      await close();
     },
   };
 }

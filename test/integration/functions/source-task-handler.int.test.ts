@@ -44,7 +44,7 @@ describe('functions/source-task handler', () => {
   });
 
   it('runs a datagen task to its end and reports what it committed', async () => {
-    const { store, plugins } = compose.composition();
+    const { store, plugins } = compose.composition().engine;
     const name = uniqueName('orders');
     const topic = `${name}-out`;
     const config = {
@@ -64,7 +64,7 @@ describe('functions/source-task handler', () => {
     await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
     const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
 
-    const result = await handlerModule.sourceTask(
+    const result = await handlerModule.handler(
       { connector: name, task: 0, generation: set.tasks[0]?.generation },
       lambdaContext(60_000),
     );
@@ -88,13 +88,13 @@ describe('functions/source-task handler', () => {
     expect(report).toMatchObject({ duplicates: 0, losses: 0, records: 240 });
     expect((await store.status.getTaskStatus({ connector: name, task: 0 }))?.state).toBe('RUNNING');
     // topic.creation.default.* created the output topic (the broker's auto-creation gives 1).
-    expect(await compose.composition().admin.partitionCounts([topic])).toEqual(
+    expect(await compose.composition().engine.admin.partitionCounts([topic])).toEqual(
       new Map([[topic, 3]]),
     );
   });
 
   it('resolves config placeholders at task start and keeps them unresolved in the store', async () => {
-    const { store, plugins } = compose.composition();
+    const { store, plugins } = compose.composition().engine;
     const name = uniqueName('secret');
     const topic = `${name}-resolved`;
     process.env.SC_TEST_DATAGEN_TOPIC = topic;
@@ -111,19 +111,19 @@ describe('functions/source-task handler', () => {
     await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
     const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
 
-    const result = await handlerModule.sourceTask(
+    const result = await handlerModule.handler(
       { connector: name, task: 0, generation: set.tasks[0]?.generation },
       lambdaContext(60_000),
     );
 
     expect(result).toMatchObject({ outcome: 'completed', records: 10 });
-    expect(await compose.composition().admin.listTopics()).toContain(topic);
+    expect(await compose.composition().engine.admin.listTopics()).toContain(topic);
     expect((await store.configs.getConnector(name))?.config['kafka.topic']).toBe(placeholder);
   });
 
   it('rejects a malformed event with a clear error', async () => {
     await expect(
-      handlerModule.sourceTask({ connector: 'x', task: -1 }, lambdaContext(1000)),
+      handlerModule.handler({ connector: 'x', task: -1 }, lambdaContext(1000)),
     ).rejects.toThrow(ConfigError);
   });
 });

@@ -91,18 +91,24 @@ describe('functions: topic tracking from the environment', () => {
 
   it('lists the topic a source task wrote to, and refuses the reset with TOPIC_TRACKING_ALLOW_RESET=false', async () => {
     // Prepare
-    const { store, plugins } = compose.composition();
+    const { store, plugins } = compose.composition().engine;
     const name = uniqueName('tracked');
     const topic = `${name}-out`;
     const generation = await datagen(store, plugins, name, topic);
     // Act
-    const run = await sourceTask.sourceTask(
+    const run = await sourceTask.handler(
       { connector: name, task: 0, generation },
       lambdaContext(60_000),
     );
-    const topics = await api.api(proxyEvent('GET', `/connectors/${name}/topics`));
-    await api.api(proxyEvent('PUT', `/connectors/${name}/stop`));
-    const reset = await api.api(proxyEvent('PUT', `/connectors/${name}/topics/reset`));
+    const topics = await api.handler(
+      proxyEvent('GET', `/connectors/${name}/topics`),
+      lambdaContext(29_000),
+    );
+    await api.handler(proxyEvent('PUT', `/connectors/${name}/stop`), lambdaContext(29_000));
+    const reset = await api.handler(
+      proxyEvent('PUT', `/connectors/${name}/topics/reset`),
+      lambdaContext(29_000),
+    );
     // Assess
     expect(run).toMatchObject({ outcome: 'completed', records: 20 });
     expect(topics.statusCode).toBe(200);
@@ -120,9 +126,9 @@ describe('functions: topic tracking from the environment', () => {
     try {
       const name = uniqueName('untracked');
       const topic = `${name}-out`;
-      const generation = await datagen(disabled.store, disabled.plugins, name, topic);
+      const generation = await datagen(disabled.engine.store, disabled.engine.plugins, name, topic);
       // Act
-      const run = await runSourceInvocation(disabled.source, {
+      const run = await runSourceInvocation(disabled.engine.source, {
         connector: name,
         task: 0,
         generation,
@@ -132,7 +138,7 @@ describe('functions: topic tracking from the environment', () => {
       });
       // Assess
       expect(run).toMatchObject({ outcome: 'completed', records: 20 });
-      expect(await disabled.store.topics.listActiveTopics(name)).toEqual([]);
+      expect(await disabled.engine.store.topics.listActiveTopics(name)).toEqual([]);
     } finally {
       await disabled.close();
     }

@@ -5,23 +5,19 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import {
-  DEFAULT_ENUMERATOR_SETTINGS,
-  Enumerator,
-  PartitionDiscovery,
-} from '../../../shared/runtime/enumerator/enumerator.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import {
-  defaultSourceRuntimeSettings,
-  type SourceRunOutcome,
-} from '../../../shared/runtime/source/source-task-runner.js';
+import type { SourceRunOutcome } from '../../../shared/runtime/source/source-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
+import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
-import { plainPipeline } from '../../support/plain-pipeline.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import {
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
 import { createTopics, testDynamo, testKafka, uniqueName } from '../../support/services.js';
 import { testSinkDescriptor } from '../../support/test-sink.js';
 
@@ -30,7 +26,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 describe('enumerator (real broker + dynalite)', () => {
   let factory: KafkaJsClientFactory;
   let store: StateStore;
-  let pool: ProducerPool;
+  const engines: { close(): Promise<void> }[] = [];
   const outcomes: SourceRunOutcome[] = [];
 
   beforeAll(async () => {
@@ -42,48 +38,39 @@ describe('enumerator (real broker + dynalite)', () => {
       brokers: inject('kafkaBrokers'),
       logLevel: logLevel.NOTHING,
     });
-    pool = new ProducerPool(factory);
   });
 
   afterAll(async () => {
-    await pool.closeAll();
+    for (const built of engines) await built.close();
     await factory.close();
   });
 
-  function enumerator(mappings = new MemorySinkMappings(), budgetMs = 2_500) {
-    const plugins = sequenceRegistry().register(testSinkDescriptor);
-    const admin = factory.admin();
+  /** An enumerator of an engine of its own (as another container has) over the shared store. */
+  async function enumerator(mappings = new MemorySinkMappings(), budgetMs = 2_500) {
+    let engine: Engine | undefined;
     const invoker = new InProcessSourceInvoker(
+      (producers) => ({
+        source: (engine as Engine).sourceWith(producers),
+        loggers: (engine as Engine).loggers,
+      }),
+      () => factory,
       {
-        store,
-        admin,
-        plugins,
-        clock: systemClock,
-        sleep,
-        buildPipeline: () => plainPipeline,
-        settings: {
-          ...defaultSourceRuntimeSettings,
-          maxIdleMs: 400,
-          idlePollMs: 20,
-          assignmentCheckMs: 100,
-        },
+        budgetMs,
+        logger: silentLogger,
+        onResult: (_, result) => outcomes.push(result.outcome),
       },
-      factory,
-      { budgetMs, logger: silentLogger, onResult: (_, result) => outcomes.push(result.outcome) },
     );
-    const run = new Enumerator({
+    const built = await testEngine({
       store,
-      admin,
-      plugins,
+      kafka: factory,
+      plugins: [sequenceSourceDescriptor, testSinkDescriptor],
       invoker,
       mappings,
-      kafka: factory,
-      clock: systemClock,
-      logger: silentLogger,
-      discovery: new PartitionDiscovery(),
-      settings: DEFAULT_ENUMERATOR_SETTINGS,
+      settings: { source: { maxIdleMs: 400, idlePollMs: 20, assignmentCheckMs: 100 } },
     });
-    return { run, invoker, mappings };
+    engines.push(built);
+    engine = built.engine;
+    return { run: engine.enumerator, invoker, mappings };
   }
 
   async function sequenceConnector(partitions: number, total: number, extra = {}) {
@@ -96,6 +83,7 @@ describe('enumerator (real broker + dynalite)', () => {
     const config = {
       name,
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'offsets.storage.topic': `${name}-offsets`,
       topic,
       partitions: Array.from({ length: partitions }, (_, i) => i).join(','),
@@ -124,7 +112,7 @@ describe('enumerator (real broker + dynalite)', () => {
 
   /** Reconciles every `everyMs` until the committed offsets reach `total` everywhere. */
   async function runUntilDone(
-    enumeratorRun: Enumerator,
+    enumeratorRun: Engine['enumerator'],
     name: string,
     partitions: number,
     total: number,
@@ -157,7 +145,7 @@ describe('enumerator (real broker + dynalite)', () => {
 
   it('dispatches the tasks of a new source connector, which deliver every record exactly once', async () => {
     // Prepare
-    const { run, invoker } = enumerator();
+    const { run, invoker } = await enumerator();
     const { name, topic } = await sequenceConnector(4, 120, { 'tasks.max': '2' });
     // Act
     await runUntilDone(run, name, 4, 120);
@@ -177,7 +165,7 @@ describe('enumerator (real broker + dynalite)', () => {
 
   it('follows pause, resume and stop of a source connector in dispatch and statuses, with no gap or duplicate', async () => {
     // Prepare
-    const { run, invoker } = enumerator();
+    const { run, invoker } = await enumerator();
     const { name, topic } = await sequenceConnector(2, 150, {
       'tasks.max': '2',
       'poll.delay.ms': '20',
@@ -213,7 +201,7 @@ describe('enumerator (real broker + dynalite)', () => {
 
   it('follows a sink subscription: partitions added and a new matching topic are discovered, mappings follow the target state', async () => {
     // Prepare
-    const { run, mappings } = enumerator();
+    const { run, mappings } = await enumerator();
     const prefix = uniqueName('ev');
     const admin = testKafka().admin();
     await admin.connect();
@@ -260,8 +248,8 @@ describe('enumerator (real broker + dynalite)', () => {
   it('converges when two enumerator runs reconcile at the same time', async () => {
     // Prepare
     const mappings = new MemorySinkMappings();
-    const a = enumerator(mappings);
-    const b = enumerator(mappings);
+    const a = await enumerator(mappings);
+    const b = await enumerator(mappings);
     const topic = uniqueName('orders');
     const admin = testKafka().admin();
     await admin.connect();
@@ -288,7 +276,7 @@ describe('enumerator (real broker + dynalite)', () => {
 
   it('reconfigures tasks.max 3 -> 5 -> 1 -> 3 while producing, fencing older generations: no duplicate, no gap', async () => {
     // Prepare
-    const { run, invoker } = enumerator();
+    const { run, invoker } = await enumerator();
     const total = 200;
     const { name, topic, config } = await sequenceConnector(6, total, {
       'tasks.max': '3',

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createSinkTaskHandler } from '../../../../functions/sink-task/handler.js';
+import { sinkTaskHandler } from '../../../../functions/sink-task/handler.js';
 import { UnknownSinkAliasError } from '../../../../shared/runtime/sink/errors.js';
 import {
   ConnectorAliasResolver,
@@ -25,7 +25,7 @@ async function setup() {
   const h = await harness();
   const logger = recordingLogger();
   const sink = { ...h.deps, aliases: new ConnectorAliasResolver(h.store.configs) };
-  return { h, logger, handler: createSinkTaskHandler(() => ({ sink, logger })) };
+  return { h, logger, handler: sinkTaskHandler(() => ({ sink, loggers: () => logger })) };
 }
 
 describe('sink-task handler', () => {
@@ -52,7 +52,7 @@ describe('sink-task handler', () => {
     expect(h.system.puts).toEqual([]);
   });
 
-  it('logs and rethrows a failed batch so the event source mapping redelivers it', async () => {
+  it('logs and rethrows a failed batch (the invocation middleware) so the event source mapping redelivers it', async () => {
     const { h, handler, logger } = await setup();
     await h.store.configs.setTargetState(h.name, 'PAUSED');
 
@@ -62,8 +62,6 @@ describe('sink-task handler', () => {
         lambdaContext(`${FUNCTION_ARN}:${sinkFunctionAlias(h.name)}`),
       ),
     ).rejects.toMatchObject({ retriable: true });
-    expect(logger.lines.map((l) => [l.level, l.message])).toEqual([
-      ['error', 'sink batch failed; the event source mapping redelivers it'],
-    ]);
+    expect(logger.lines.map((l) => [l.level, l.message])).toEqual([['error', 'invocation failed']]);
   });
 });

@@ -1,24 +1,26 @@
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { describe, expect, it } from 'vitest';
-import { clusterSource } from '../../../../functions/enumerator/handler.js';
-import type { KafkaAuthSettings } from '../../../../shared/adapters/kafkajs/auth.js';
+import {
+  clusterSource,
+  type MappingAuth,
+} from '../../../../../shared/adapters/lambda/cluster-source.js';
 import {
   type KafkaClusterSource,
   LambdaSinkMappings,
-} from '../../../../shared/adapters/lambda/sink-mappings.js';
-import { ConfigError } from '../../../../shared/connect/errors.js';
+} from '../../../../../shared/adapters/lambda/sink-mappings.js';
+import { ConfigError } from '../../../../../shared/connect/errors.js';
 
 const CLUSTER_ARN = 'arn:aws:kafka:eu-west-1:111122223333:cluster/orders/0b1c2d3e-1';
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:AmazonMSK_connect-AbCdEf';
 const BROKERS = ['b-1:9096', 'b-2:9096'];
-const none: KafkaAuthSettings = { mode: 'none' };
-const iam: KafkaAuthSettings = { mode: 'iam' };
-const scram512: KafkaAuthSettings = {
+const none: MappingAuth = { mode: 'none' };
+const iam: MappingAuth = { mode: 'iam' };
+const scram512: MappingAuth = {
   mode: 'scram',
   mechanism: 'scram-sha-512',
   secretArn: SECRET_ARN,
 };
-const scram256: KafkaAuthSettings = { ...scram512, mechanism: 'scram-sha-256' };
+const scram256: MappingAuth = { ...scram512, mechanism: 'scram-sha-256' };
 const vpc = [
   { Type: 'VPC_SUBNET', URI: 'subnet:subnet-1' },
   { Type: 'VPC_SECURITY_GROUP', URI: 'security_group:sg-1' },
@@ -57,7 +59,7 @@ async function createInput(cluster: KafkaClusterSource): Promise<Record<string, 
 
 describe('clusterSource', () => {
   it('reads an open MSK cluster with no access configurations', () => {
-    expect(clusterSource({ KAFKA_CLUSTER_ARN: CLUSTER_ARN }, BROKERS, none)).toEqual({
+    expect(clusterSource({ clusterArn: CLUSTER_ARN }, BROKERS, none)).toEqual({
       kind: 'msk',
       clusterArn: CLUSTER_ARN,
     });
@@ -65,7 +67,7 @@ describe('clusterSource', () => {
 
   it('gives MSK mappings the SCRAM secret, and Lambda receives it', async () => {
     // Act
-    const source = clusterSource({ KAFKA_CLUSTER_ARN: CLUSTER_ARN }, BROKERS, scram512);
+    const source = clusterSource({ clusterArn: CLUSTER_ARN }, BROKERS, scram512);
     const input = await createInput(source);
 
     // Assess
@@ -76,7 +78,7 @@ describe('clusterSource', () => {
   });
 
   it('gives MSK IAM mappings no access configuration (they use the execution role)', async () => {
-    const source = clusterSource({ KAFKA_CLUSTER_ARN: CLUSTER_ARN }, BROKERS, iam);
+    const source = clusterSource({ clusterArn: CLUSTER_ARN }, BROKERS, iam);
     const input = await createInput(source);
 
     expect(source).toEqual({ kind: 'msk', clusterArn: CLUSTER_ARN });
@@ -97,7 +99,7 @@ describe('clusterSource', () => {
     const given = [{ Type: 'SASL_SCRAM_512_AUTH', URI: 'arn:other-secret' }, ...vpc];
 
     const source = clusterSource(
-      { SINK_MAPPING_ACCESS_CONFIGURATIONS: JSON.stringify(given) },
+      { accessConfigurations: JSON.stringify(given) },
       BROKERS,
       scram512,
     );
@@ -110,11 +112,7 @@ describe('clusterSource', () => {
   });
 
   it('adds the SCRAM secret to explicit VPC-only configurations', () => {
-    const source = clusterSource(
-      { SINK_MAPPING_ACCESS_CONFIGURATIONS: JSON.stringify(vpc) },
-      BROKERS,
-      scram512,
-    );
+    const source = clusterSource({ accessConfigurations: JSON.stringify(vpc) }, BROKERS, scram512);
 
     expect(source).toEqual({
       kind: 'self-managed',
@@ -124,11 +122,7 @@ describe('clusterSource', () => {
   });
 
   it('passes explicit configurations through unchanged without SASL', () => {
-    const source = clusterSource(
-      { SINK_MAPPING_ACCESS_CONFIGURATIONS: JSON.stringify(vpc) },
-      BROKERS,
-      none,
-    );
+    const source = clusterSource({ accessConfigurations: JSON.stringify(vpc) }, BROKERS, none);
 
     expect(source).toEqual({
       kind: 'self-managed',
@@ -149,7 +143,7 @@ describe('clusterSource', () => {
     ['not an array', '{"Type":"VPC_SUBNET","URI":"subnet:subnet-1"}'],
     ['an entry without URI', '[{"Type":"VPC_SUBNET"}]'],
   ])('refuses SINK_MAPPING_ACCESS_CONFIGURATIONS that is %s', (_, value) => {
-    const build = () => clusterSource({ SINK_MAPPING_ACCESS_CONFIGURATIONS: value }, BROKERS, none);
+    const build = () => clusterSource({ accessConfigurations: value }, BROKERS, none);
 
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(/SINK_MAPPING_ACCESS_CONFIGURATIONS must be a JSON array/);

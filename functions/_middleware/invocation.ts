@@ -1,0 +1,85 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { Logger, LoggerFactory, LoggerName } from '../../shared/ports/logger.js';
+
+/** What {@link invocation} derives from the Lambda context of one invocation. */
+export interface Invocation {
+  /**
+   * When the invocation's work must be done (epoch ms): Lambda's remaining time minus the
+   * safety margin kept for the final commit and the lease release, at least one second.
+   */
+  readonly deadline: number;
+  /** The function's logger with the invocation's correlation fields (request id, function). */
+  readonly logger: Logger;
+}
+
+/** A function's handler as Lambda (and the local runtime) calls it. */
+export type FunctionHandler<TEvent, TResult> = (
+  event: TEvent,
+  context: Context,
+) => Promise<TResult>;
+
+const invocations = new WeakMap<Context, Invocation>();
+
+/**
+ * The invocation {@link invocation} set up for `context`.
+ * @throws Error when the handler is not wrapped in the middleware.
+ */
+export function invocationOf(context: Context): Invocation {
+  const found = invocations.get(context);
+  if (found === undefined) throw new Error('the invocation middleware did not run');
+  return found;
+}
+
+/** Time kept back from the Lambda timeout for the final commit and the lease release. */
+export const SAFETY_MARGIN_MS = 10_000;
+
+export interface InvocationOptions {
+  /** The component the function's lines belong to. */
+  readonly logger: LoggerName;
+  /** The composition's logger factory (read when the first invocation arrives). */
+  readonly loggers: () => LoggerFactory;
+  /** Time kept back from the Lambda timeout. @default {@link SAFETY_MARGIN_MS} */
+  readonly safetyMarginMs?: number;
+}
+
+/**
+ * What every handler needs from its Lambda context, as a middy middleware: the deadline and a
+ * logger carrying the request id and function name (`before`), and a log line for a failed
+ * invocation (`onError`, which then lets the error through: the event source mapping or the
+ * asynchronous invoke retries, API Gateway answers 502).
+ *
+ * @example
+ * ```ts
+ * export const handler = middy(async (event: unknown, context: Context) => {
+ *   const { deadline, logger } = invocationOf(context);
+ *   // ...
+ * }).use(invocation({ logger: LOGGERS.source, loggers: () => composition().engine.loggers }));
+ * ```
+ */
+export function invocation(
+  options: InvocationOptions,
+): MiddlewareObj<unknown, unknown, Error, Context> {
+  const margin = options.safetyMarginMs ?? SAFETY_MARGIN_MS;
+  return {
+    name: 'invocation',
+    before: (request) => {
+      const { context } = request;
+      invocations.set(context, {
+        deadline: Date.now() + Math.max(1_000, context.getRemainingTimeInMillis() - margin),
+        logger: options.loggers()(options.logger, {
+          requestId: context.awsRequestId,
+          function: context.functionName,
+        }),
+      });
+    },
+    onError: (request) => {
+      invocations.get(request.context)?.logger.error('invocation failed', { error: request.error });
+    },
+  };
+}
+
+/** The worker id of an invocation: its log stream (one per container), else the function. */
+export function workerIdOf(context: Context): string {
+  return context.logStreamName || context.functionName;
+}

@@ -1,0 +1,306 @@
+/**
+ * The engine: serverless-connect's object graph, built in one place from its ports and one
+ * settings object. Lambda (`functions/_compose.ts`), the local runtime (`local/runtime/`),
+ * benchmarks and tests all build it here and differ only in the ports they pass: DynamoDB or
+ * dynalite, Lambda `Invoke` or in-process invocations, Lambda's event source mappings or the
+ * local stand-in, CloudWatch EMF or log lines.
+ *
+ * It registers the plugins (the built-ins, the Kafka sink over the engine's Kafka clients, and
+ * any given), builds the source record pipelines, and hands out the source, sink and enumerator
+ * runtimes and the REST service. It imports no adapter: the ports come in, nothing reaches out.
+ *
+ * @example
+ * ```ts
+ * const engine = createEngine(
+ *   { store, kafka, loggers, invoker, mappings, reconcile },
+ *   { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'lkc-123' },
+ * );
+ * await runSourceInvocation(engine.source, invocation);
+ * await engine.close();
+ * ```
+ */
+import type { ConfigProviderResolver } from '../config/config-providers.js';
+import { ConfigError } from '../connect/errors.js';
+import type { AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
+import { ConnectService } from '../control-plane/connect-service.js';
+import type { TopicTrackingOptions } from '../control-plane/connectors.js';
+import { createRouter, type Router } from '../control-plane/router.js';
+import { builtinRegistry } from '../plugins/registry.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import type { ReconcileTrigger, SinkMappingPort, SourceTaskInvoker } from '../ports/dispatch.js';
+import type { KafkaAdminPort, KafkaClientFactory } from '../ports/kafka.js';
+import { LOGGERS, type LoggerFactory, silentLoggers } from '../ports/logger.js';
+import type { MetricsSink } from '../ports/metrics.js';
+import type { StateStore } from '../ports/state-store.js';
+import { Enumerator } from '../runtime/enumerator/enumerator.js';
+import {
+  DEFAULT_ENUMERATOR_SETTINGS,
+  type EnumeratorSettings,
+} from '../runtime/enumerator/enumerator-types.js';
+import { PartitionDiscovery } from '../runtime/enumerator/partition-discovery.js';
+import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
+import { kafkaSinkDescriptor } from '../runtime/sink/kafka-sink/descriptor.js';
+import type { SinkFunctionDeps } from '../runtime/sink/sink-runtime-types.js';
+import { SinkTaskCache } from '../runtime/sink/sink-task-cache.js';
+import { ProducerPool } from '../runtime/source/producer-pool.js';
+import { buildSourcePipeline } from '../runtime/source/record-pipeline.js';
+import {
+  defaultSourceRuntimeSettings,
+  type SourceRuntimeDeps,
+  type SourceRuntimeSettings,
+} from '../runtime/source/source-runtime-types.js';
+import { ActiveTopicTracker } from '../runtime/task/active-topics.js';
+
+/** What the engine stands on; every port but the store and the Kafka clients has a default. */
+export interface EnginePorts {
+  readonly store: StateStore;
+  readonly kafka: KafkaClientFactory;
+  /** @default systemClock */
+  readonly clock?: Clock;
+  /** @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** @default silent loggers */
+  readonly loggers?: LoggerFactory;
+  /** Task metrics. @default none */
+  readonly metrics?: MetricsSink;
+  /** `${provider:path:key}` placeholders in connector configs. @default none */
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
+  /** How the enumerator starts source-task invocations. Needed by `enumerator`. */
+  readonly invoker?: SourceTaskInvoker;
+  /** The sink connectors' event source mappings. Needed by `enumerator`. */
+  readonly mappings?: SinkMappingPort;
+  /** What the REST service nudges after each write. @default a trigger that only logs */
+  readonly reconcile?: ReconcileTrigger;
+  /** Plugins beyond the built-in ones. */
+  readonly plugins?: readonly AnyPluginDescriptor[];
+}
+
+/** How the engine behaves: Kafka Connect's worker settings, in one object. */
+export interface EngineSettings {
+  /** Prefix of the source tasks' transactional ids and client ids. */
+  readonly transactionalIdPrefix: string;
+  /** The worker's offsets topic (Connect's `offset.storage.topic`). */
+  readonly offsetsTopic: string;
+  /** Connect's worker `exactly.once.source.support`. */
+  readonly exactlyOnceSource: boolean;
+  /** Connect's `topic.tracking.enable` and `topic.tracking.allow.reset`. */
+  readonly topicTracking: Required<TopicTrackingOptions>;
+  /** `worker_id` of REST answers and of the enumerator's writes. */
+  readonly workerId: string;
+  /** `kafka_cluster_id` of `GET /`. */
+  readonly kafkaClusterId: string;
+  /** `commit` of `GET /`. @default 'unknown' */
+  readonly commit?: string;
+  /** The `root` level `GET /admin/loggers` reports until one is set. @default 'INFO' */
+  readonly rootLogLevel?: string;
+  /** Source runtime settings beyond the ones above (tests, the local runtime). */
+  readonly source?: Partial<SourceRuntimeSettings>;
+  /** Enumerator settings beyond the ones above. */
+  readonly enumerator?: Partial<EnumeratorSettings>;
+}
+
+/** Kafka Connect's defaults. */
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
+  transactionalIdPrefix: 'serverless-connect',
+  offsetsTopic: 'connect-offsets',
+  exactlyOnceSource: true,
+  topicTracking: { enabled: true, allowReset: true },
+  workerId: 'serverless-connect',
+  kafkaClusterId: 'unknown',
+};
+
+/** The built engine. Parts are built on first use; `close()` stops what was built. */
+export interface Engine {
+  readonly settings: EngineSettings;
+  readonly store: StateStore;
+  readonly kafka: KafkaClientFactory;
+  readonly admin: KafkaAdminPort;
+  readonly plugins: PluginRegistry;
+  readonly loggers: LoggerFactory;
+  /** The source runtime with the engine's producers (one pool per Lambda container). */
+  readonly source: SourceRuntimeDeps;
+  /** The source runtime over other producers (an in-process invocation's own). */
+  sourceWith(producers: ProducerPool): SourceRuntimeDeps;
+  readonly sink: SinkFunctionDeps;
+  /** @throws ConfigError when the engine was built without `invoker` or `mappings`. */
+  readonly enumerator: Enumerator;
+  readonly service: ConnectService;
+  readonly router: Router;
+  /** Stops the sink tasks and closes the engine's Kafka clients (not the ports it was given). */
+  close(): Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Builds the engine over `ports`; see the module notes. */
+export function createEngine(ports: EnginePorts, settings: EngineSettings): Engine {
+  const clock = ports.clock ?? systemClock;
+  const sleep = ports.sleep ?? defaultSleep;
+  const loggers = ports.loggers ?? silentLoggers;
+  const { store, kafka } = ports;
+  const admin = kafka.admin();
+  const producers = new ProducerPool(kafka);
+  // Sink dead letter queues are written outside any transaction, as Kafka Connect does.
+  const deadLetterProducers = new ProducerPool(kafka);
+  const plugins = builtinRegistry(ports.plugins ?? []);
+  // The Kafka sink writes through the engine's Kafka clients.
+  plugins.register(
+    kafkaSinkDescriptor({
+      kafka,
+      admin,
+      plugins,
+      transactionalIdPrefix: settings.transactionalIdPrefix,
+      logger: loggers(LOGGERS.sink),
+    }),
+  );
+  const activeTopics = new ActiveTopicTracker(store.topics, {
+    enabled: settings.topicTracking.enabled,
+    logger: loggers(LOGGERS.source),
+  });
+  const providers =
+    ports.configProviders === undefined ? {} : { configProviders: ports.configProviders };
+  const metrics = ports.metrics === undefined ? {} : { metrics: ports.metrics };
+
+  const sourceWith = (pool: ProducerPool): SourceRuntimeDeps => ({
+    store,
+    admin,
+    producers: pool,
+    plugins,
+    clock,
+    sleep,
+    buildPipeline: (config, task) =>
+      buildSourcePipeline(config, task, {
+        plugins,
+        logger: loggers(LOGGERS.source, { connector: config.name, task }),
+        clock,
+        sleep,
+      }),
+    logger: loggers(LOGGERS.source),
+    activeTopics,
+    settings: {
+      ...defaultSourceRuntimeSettings,
+      ...settings.source,
+      transactionalIdPrefix: settings.transactionalIdPrefix,
+      offsetsTopic: settings.offsetsTopic,
+      exactlyOnce: settings.exactlyOnceSource,
+    },
+    ...providers,
+    ...metrics,
+  });
+
+  const sinkLogger = loggers(LOGGERS.sink);
+  const sink: SinkFunctionDeps = {
+    store,
+    plugins,
+    clock,
+    sleep,
+    logger: sinkLogger,
+    tasks: new SinkTaskCache({ logger: sinkLogger }),
+    aliases: new ConnectorAliasResolver(store.configs),
+    deadLetters: {
+      send: async (records) => {
+        await (await deadLetterProducers.idempotent()).send(records);
+      },
+    },
+    admin,
+    activeTopics,
+    ...providers,
+    ...metrics,
+  };
+
+  const reconcile: ReconcileTrigger = ports.reconcile ?? {
+    nudge: async (connector) =>
+      loggers(LOGGERS.rest).info('no enumerator trigger: the next scheduled run reconciles', {
+        connector,
+      }),
+  };
+
+  let enumerator: Enumerator | undefined;
+  let service: ConnectService | undefined;
+  let router: Router | undefined;
+  const buildEnumerator = (): Enumerator => {
+    const { invoker, mappings } = ports;
+    if (invoker === undefined || mappings === undefined) {
+      throw new ConfigError(
+        'The enumerator needs a source-task invoker and sink mappings; this engine has none',
+      );
+    }
+    return new Enumerator({
+      store,
+      admin,
+      plugins,
+      invoker,
+      mappings,
+      kafka,
+      clock,
+      logger: loggers(LOGGERS.enumerator),
+      discovery: new PartitionDiscovery(),
+      ...providers,
+      settings: {
+        ...DEFAULT_ENUMERATOR_SETTINGS,
+        ...settings.enumerator,
+        workerId: settings.enumerator?.workerId ?? settings.workerId,
+        // The source tasks' names: the enumerator fences their producers and settles their offsets.
+        transactionalIdPrefix: settings.transactionalIdPrefix,
+        offsetsTopic: settings.offsetsTopic,
+      },
+    });
+  };
+  const buildService = (): ConnectService =>
+    new ConnectService(
+      {
+        store,
+        plugins,
+        reconcile,
+        clock,
+        logger: loggers(LOGGERS.rest),
+        // Offsets requests right after a stop fence the stopped tasks themselves.
+        fencing: {
+          kafka,
+          admin,
+          transactionalIdPrefix: settings.transactionalIdPrefix,
+          offsetsTopic: settings.offsetsTopic,
+        },
+      },
+      {
+        kafkaClusterId: settings.kafkaClusterId,
+        workerId: settings.workerId,
+        exactlyOnceSourceEnabled: settings.exactlyOnceSource,
+        topicTracking: settings.topicTracking,
+        ...(settings.commit === undefined ? {} : { commit: settings.commit }),
+        ...(settings.rootLogLevel === undefined ? {} : { rootLogLevel: settings.rootLogLevel }),
+      },
+    );
+
+  const source = sourceWith(producers);
+  return {
+    settings,
+    store,
+    kafka,
+    admin,
+    plugins,
+    loggers,
+    source,
+    sourceWith,
+    sink,
+    get enumerator() {
+      enumerator ??= buildEnumerator();
+      return enumerator;
+    },
+    get service() {
+      service ??= buildService();
+      return service;
+    },
+    get router() {
+      service ??= buildService();
+      router ??= createRouter(service, { logger: loggers(LOGGERS.rest), clock });
+      return router;
+    },
+    close: async () => {
+      await sink.tasks.closeAll();
+      await producers.closeAll();
+      await deadLetterProducers.closeAll();
+      await admin.close();
+    },
+  };
+}

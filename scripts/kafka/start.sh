@@ -151,8 +151,11 @@ while :; do
     rm -f "$KAFKA_PID_FILE" "$KAFKA_OWNER_FILE"
     exit "$KAFKA_EXIT_BROKER_EXITED"
   fi
+  # awk reads the whole log: `tail | grep -q` fails under pipefail once the log since the start
+  # outgrows a pipe's buffer (grep quits, tail dies of SIGPIPE), as it does with many topics.
   if kafka_port_open "$KAFKA_PORT" &&
-    tail -n +"$((start_mark + 1))" "$KAFKA_LOG_DIR/server.log" 2>/dev/null | grep -q 'Kafka Server started'; then
+    awk -v from="$start_mark" 'NR > from && /Kafka Server started/ { found = 1 } END { exit !found }' \
+      "$KAFKA_LOG_DIR/server.log" 2>/dev/null; then
     break
   fi
   if [ "$SECONDS" -ge "$deadline" ]; then

@@ -2,7 +2,7 @@ import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dy
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
-import { STATE_TABLE } from '../../shared/adapters/dynamodb/table-schema.js';
+import { ITEM_FORMAT_VERSION, STATE_TABLE } from '../../shared/adapters/dynamodb/table-schema.js';
 import { ConnectError } from '../../shared/connect/errors.js';
 import { StoreUnavailableError } from '../../shared/ports/errors.js';
 import { describeStateStoreContract, ManualClock } from '../contract/state-store.contract.js';
@@ -106,7 +106,7 @@ describe('DynamoDB state store item formats', () => {
     await store.configs.updateConnector('legacy', { a: '2' }, 1);
 
     const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
-    expect(raw.Item?.v).toEqual({ N: '2' });
+    expect(raw.Item?.v).toEqual({ N: String(ITEM_FORMAT_VERSION) });
     expect(raw.Item?.config).toEqual({ M: { a: { S: '2' } } });
     expect((await store.configs.getConnector('legacy'))?.config).toEqual({ a: '2' });
   });

@@ -276,11 +276,11 @@ export async function prepareSinkBench(
           const snapshot = await rawStore.status.getSinkSnapshot(floorConnector);
           if (snapshot === undefined) throw new Error(`${floorConnector} is missing`);
           await writeBatch(slice, b);
-          const last = new Map<number, number>();
-          for (const r of slice.batches[b] ?? []) last.set(r.partition, r.offset);
+          const next = new Map<number, number>();
+          for (const r of slice.batches[b] ?? []) next.set(r.partition, r.offset + 1);
           await Promise.all(
-            [...last].map(([partition, offset]) =>
-              rawStore.offsets.commitSinkOffset(floorConnector, { topic, partition, offset }),
+            [...next].map(([partition, nextOffset]) =>
+              rawStore.offsets.commitSinkOffset(floorConnector, { topic, partition, nextOffset }),
             ),
           );
         }

@@ -1,6 +1,7 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
+import { ITEM_FORMAT_VERSION } from '../shared/adapters/dynamodb/table-schema.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { compareThroughput } from './harness.js';
 import { BenchServices } from './services.js';
@@ -83,7 +84,7 @@ async function requestsPerSinkBatch(
     await store.offsets.commitSinkOffset('bench-sink', {
       topic: 'orders',
       partition: 3,
-      offset: batch * 500 - 1,
+      nextOffset: batch * 500,
     });
   }
   return counter.count() / COUNTED;
@@ -106,7 +107,11 @@ export async function run(services?: BenchServices): Promise<void> {
       ours: async () => {
         for (let i = 0; i < N; i += 1) {
           offset += 1;
-          await store.offsets.commitSinkOffset('bench', { topic: 't', partition: 0, offset });
+          await store.offsets.commitSinkOffset('bench', {
+            topic: 't',
+            partition: 0,
+            nextOffset: offset,
+          });
         }
         return N;
       },
@@ -119,7 +124,7 @@ export async function run(services?: BenchServices): Promise<void> {
               Item: {
                 pk: { S: 'C#bench-baseline' },
                 sk: { S: 'SINKOFFSET#t#0' },
-                v: { N: '2' },
+                v: { N: String(ITEM_FORMAT_VERSION) },
                 topic: { S: 't' },
                 partition: { N: '0' },
                 offset: { N: String(offset) },

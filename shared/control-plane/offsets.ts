@@ -11,9 +11,8 @@
  * (stop-fencing.ts), and re-checks steps 2 and 3 after it.
  *
  * Sink offsets use Kafka's meaning of `kafka_offset`, the NEXT offset to consume, as Connect
- * reports its consumer group. The offset store keeps the sink runtime's position, the last
- * record durably written, so the API shows `stored + 1` and stores `kafka_offset - 1` (-1 when
- * the next record to consume is the partition's first).
+ * reports its consumer group's committed offsets. The offset store keeps the same meaning (the
+ * next record to read), so values pass through unchanged both ways.
  */
 import type { SourcePartitionOffset } from '../connect/records.js';
 import { knownSourcePartitions } from '../ports/admin-source-offsets.js';
@@ -130,7 +129,7 @@ function parseSinkEntries(entries: readonly OffsetEntry[]): Map<string, SinkOffs
     }
     // The last entry for a partition wins, as in Connect's map.
     const key = `${topic}-${partitionNumber}`;
-    parsed.set(key, { topic, partition: partitionNumber, offset: next === null ? null : next - 1 });
+    parsed.set(key, { topic, partition: partitionNumber, nextOffset: next });
   }
   return parsed;
 }
@@ -187,7 +186,7 @@ export class OffsetsApi {
     const stored = await this.#ctx.store.offsets.getSinkOffsets(name);
     return stored.map((o) => ({
       partition: { [KAFKA_TOPIC]: o.topic, [KAFKA_PARTITION]: o.partition },
-      offset: { [KAFKA_OFFSET]: o.offset + 1 },
+      offset: { [KAFKA_OFFSET]: o.nextOffset },
     }));
   }
 
@@ -222,9 +221,7 @@ export class OffsetsApi {
       await this.#ctx.store.offsets.alterSourceOffsets(name, changes);
     } else {
       const changes = parseSinkEntries(entries);
-      const next = new Map(
-        [...changes].map(([key, c]) => [key, c.offset === null ? null : c.offset + 1]),
-      );
+      const next = new Map([...changes].map(([key, c]) => [key, c.nextOffset]));
       acknowledged = await hook(() => descriptor.create().alterOffsets(config, next));
       await this.#ctx.store.offsets.alterSinkOffsets(name, [...changes.values()]);
     }

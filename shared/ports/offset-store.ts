@@ -57,19 +57,28 @@ export const ADMIN_OFFSETS_TASK = -1;
 /** An explicit source offset change; `offset: null` resets the partition (it starts afresh). */
 export type SourceOffsetAlteration = SourcePartitionOffset;
 
-/** A sink connector's position in one topic-partition. */
+/**
+ * A sink connector's position in one topic-partition, in Kafka's meaning of a committed offset:
+ * the offset of the next record to read, i.e. the first one not yet durably written. A sink that
+ * wrote offsets 0..9 stores 10; 0 means nothing was written. It is what Kafka Connect commits
+ * for the sink's consumer group and shows as `kafka_offset`, so it crosses every boundary
+ * (REST, consumer group seeding, stopping offsets) unchanged.
+ */
 export interface SinkOffset {
   readonly topic: string;
   readonly partition: number;
-  /** The sink runtime's position (last durably written record offset). Non-negative integer. */
-  readonly offset: number;
+  /** The offset of the next record to read (last durably written + 1). Non-negative integer. */
+  readonly nextOffset: number;
 }
 
-/** An explicit sink offset change; `offset: null` forgets the partition. */
+/**
+ * An explicit sink offset change: `nextOffset` is the offset of the next record to read, as
+ * {@link SinkOffset}; `null` forgets the partition (it starts afresh).
+ */
 export interface SinkOffsetAlteration {
   readonly topic: string;
   readonly partition: number;
-  readonly offset: number | null;
+  readonly nextOffset: number | null;
 }
 
 /**
@@ -107,9 +116,10 @@ export interface SinkOffsetAlteration {
  *   keeps losing raises `StaleVersionError`; an admin entry that would outgrow one stored item
  *   raises `ItemTooLargeError`. Deleting the connector with `keepOffsets` keeps it.
  *
- * Contract (sink, per topic-partition):
+ * Contract (sink, per topic-partition; offsets are "next to read", see {@link SinkOffset}):
  * - `commitSinkOffset` only moves forward: it returns `false` (and changes nothing) when the
- *   stored offset is equal or higher, so concurrent and replayed writers converge on the max.
+ *   stored next offset is equal or higher, so concurrent and replayed writers converge on the
+ *   max.
  * - `alterSinkOffsets` and `resetSinkOffsets` may move backwards or forget partitions, and are
  *   allowed only while the connector's target state is STOPPED (`ConnectorNotStoppedError`;
  *   `ConnectorNotFoundError` for an unknown connector). The check reads the target state just
@@ -181,7 +191,10 @@ export interface OffsetStore {
     outcome: 'committed' | 'aborted',
   ): Promise<boolean>;
 
-  /** Moves the partition's offset forward; `true` when it moved. One write per partition. */
+  /**
+   * Moves the partition's next offset forward to `offset.nextOffset`; `true` when it moved. One
+   * write per partition.
+   */
   commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean>;
 
   /** The connector's sink offsets, sorted by topic then partition. */

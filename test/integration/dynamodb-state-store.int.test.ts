@@ -2,7 +2,7 @@ import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dy
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
-import { STATE_TABLE } from '../../shared/adapters/dynamodb/table-schema.js';
+import { ITEM_FORMAT_VERSION, STATE_TABLE } from '../../shared/adapters/dynamodb/table-schema.js';
 import { ConnectError } from '../../shared/connect/errors.js';
 import { StoreUnavailableError } from '../../shared/ports/errors.js';
 import { describeStateStoreContract, ManualClock } from '../contract/state-store.contract.js';
@@ -106,9 +106,72 @@ describe('DynamoDB state store item formats', () => {
     await store.configs.updateConnector('legacy', { a: '2' }, 1);
 
     const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
-    expect(raw.Item?.v).toEqual({ N: '2' });
+    expect(raw.Item?.v).toEqual({ N: String(ITEM_FORMAT_VERSION) });
     expect(raw.Item?.config).toEqual({ M: { a: { S: '2' } } });
     expect((await store.configs.getConnector('legacy'))?.config).toEqual({ a: '2' });
+  });
+
+  /** A sink offset item as the code before v3 wrote it: `offset` = the last record written. */
+  async function putV2SinkOffset(tableName: string, partition: number, lastWritten: number) {
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: {
+          pk: { S: 'C#legacy' },
+          sk: { S: `SINKOFFSET#orders#${partition}` },
+          v: { N: '2' },
+          topic: { S: 'orders' },
+          partition: { N: String(partition) },
+          offset: { N: String(lastWritten) },
+          updatedAt: { N: '1' },
+        },
+      }),
+    );
+  }
+
+  it('reads a v2 sink offset item (last written) as the next offset to read', async () => {
+    // Prepare: records 0..9 of orders-0 written; orders-1 altered to "start at 0" (stored -1).
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await store.configs.createConnector('legacy', { name: 'legacy' });
+    await putV2SinkOffset(tableName, 0, 9);
+    await putV2SinkOffset(tableName, 1, -1);
+    // Act
+    const offsets = await store.offsets.getSinkOffsets('legacy');
+    const snapshot = await store.status.getSinkSnapshot('legacy');
+    // Assess
+    expect(offsets).toEqual([
+      { topic: 'orders', partition: 0, nextOffset: 10 },
+      { topic: 'orders', partition: 1, nextOffset: 0 },
+    ]);
+    expect(snapshot?.sinkOffsets).toEqual(offsets);
+  });
+
+  it('compares a commit with a v2 sink offset in its old meaning and rewrites it at the current format', async () => {
+    // Prepare: a v2 item saying records up to 9 were written (next to read: 10).
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await putV2SinkOffset(tableName, 0, 9);
+    const key = { pk: { S: 'C#legacy' }, sk: { S: 'SINKOFFSET#orders#0' } };
+    const commit = (nextOffset: number) =>
+      store.offsets.commitSinkOffset('legacy', { topic: 'orders', partition: 0, nextOffset });
+    // Act
+    const behind = await commit(9);
+    const equal = await commit(10);
+    const untouched = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
+    const ahead = await commit(11);
+    const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
+    const again = await commit(11);
+    // Assess
+    expect([behind, equal, ahead, again]).toEqual([false, false, true, false]);
+    expect([untouched.Item?.v, untouched.Item?.offset]).toEqual([{ N: '2' }, { N: '9' }]);
+    expect([raw.Item?.v, raw.Item?.offset]).toEqual([
+      { N: String(ITEM_FORMAT_VERSION) },
+      { N: '11' },
+    ]);
+    expect(await store.offsets.getSinkOffsets('legacy')).toEqual([
+      { topic: 'orders', partition: 0, nextOffset: 11 },
+    ]);
   });
 
   it('refuses to read an item written by a newer format than it knows', async () => {

@@ -11,6 +11,7 @@ import type {
   CommittedSourceOffsets,
   OffsetRecordPosition,
   PendingSourceOffsets,
+  SinkOffset,
   SourceOffsetEntry,
 } from '../../ports/offset-store.js';
 import type { Status, TaskState } from '../../ports/status-store.js';
@@ -21,12 +22,19 @@ import { ATTR, ITEM_FORMAT_VERSION, KEYS, STATE_TABLE } from './table-schema.js'
  * Domain values ⇄ DynamoDB items, versioned by the `v` attribute.
  *
  * - v1 (and items without `v`): config maps and task-config lists stored as JSON strings (S).
- * - v2 (current): config maps as native maps (M of S) and task configs as a list of maps
- *   (L of M), so the console shows them; JSON strings remain for source offsets, whose values
- *   are arbitrary JSON.
+ * - v2: config maps as native maps (M of S) and task configs as a list of maps (L of M), so
+ *   the console shows them; JSON strings remain for source offsets, whose values are arbitrary
+ *   JSON.
+ * - v3 (current): a `SINKOFFSET#` item's `offset` is the next offset to read (Kafka's committed
+ *   offset); up to v2 it was the last record written. {@link decodeSinkOffset} reads an older
+ *   item as `offset + 1` and {@link sinkOffsetCommit} compares against it the same way: the
+ *   only two places that know the old meaning. Other item kinds are the same in v2 and v3.
  * Older items are read as they are and upgraded when next rewritten. An item from a newer
  * format than this code knows is refused rather than misread.
  */
+
+/** The first format whose sink offset items hold the next offset to read. */
+const SINK_NEXT_OFFSET_VERSION = 3;
 
 export function formatVersion(item: Item): number {
   const version = optN(item, ATTR.formatVersion) ?? 1;
@@ -219,6 +227,57 @@ export function holdsFence(
   fence: { readonly epoch: number; readonly owner: string },
 ): boolean {
   return old?.epoch === fence.epoch && old.lease?.owner === fence.owner;
+}
+
+/** A `SINKOFFSET#` item at the current format, holding `offset.nextOffset`. */
+export function encodeSinkOffset(connector: string, offset: SinkOffset, now: number): Item {
+  return {
+    ...connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),
+    [ATTR.formatVersion]: versionAttr(),
+    [ATTR.topic]: str(offset.topic),
+    [ATTR.partition]: num(offset.partition),
+    [ATTR.offset]: num(offset.nextOffset),
+    [ATTR.updatedAt]: num(now),
+  };
+}
+
+/** A `SINKOFFSET#` item's position; items before v3 stored the last record written. */
+export function decodeSinkOffset(item: Item): SinkOffset {
+  const version = formatVersion(item);
+  const stored = optN(item, ATTR.offset) ?? 0;
+  return {
+    topic: reqS(item, ATTR.topic),
+    partition: reqN(item, ATTR.partition),
+    nextOffset: version < SINK_NEXT_OFFSET_VERSION ? stored + 1 : stored,
+  };
+}
+
+/**
+ * The conditional update that moves a `SINKOFFSET#` item forward to `offset.nextOffset` and
+ * rewrites it at the current format: it applies when the item has no offset or its position,
+ * read as {@link decodeSinkOffset} reads it, is below `nextOffset`.
+ */
+export function sinkOffsetCommit(
+  offset: SinkOffset,
+  now: number,
+): { update: string; condition: string; values: Record<string, AttributeValue> } {
+  const { offset: at, formatVersion: v, topic, partition, updatedAt } = ATTR;
+  return {
+    update: `SET #${topic} = :topic, #${partition} = :partition, #${at} = :next, #${updatedAt} = :now, #${v} = :v`,
+    condition:
+      `attribute_not_exists(#${at})` +
+      ` OR (#${v} >= :nextVersion AND #${at} < :next)` +
+      ` OR ((attribute_not_exists(#${v}) OR #${v} < :nextVersion) AND #${at} < :lastWritten)`,
+    values: {
+      ':topic': str(offset.topic),
+      ':partition': num(offset.partition),
+      ':next': num(offset.nextOffset),
+      ':lastWritten': num(offset.nextOffset - 1),
+      ':now': num(now),
+      ':v': versionAttr(),
+      ':nextVersion': num(SINK_NEXT_OFFSET_VERSION),
+    },
+  };
 }
 
 export function decodeStatus(item: Item): Status {

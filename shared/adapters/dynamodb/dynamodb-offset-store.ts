@@ -20,14 +20,16 @@ import {
   type SourceOffsetAlteration,
   type TaskSourceOffsets,
 } from '../../ports/offset-store.js';
-import { type Item, itemSize, num, optN, reqN, reqS, str } from './attributes.js';
+import { type Item, itemSize, num, optN } from './attributes.js';
 import {
   connectorKey,
   decodeConnector,
+  decodeSinkOffset,
   decodeTaskItem,
-  formatVersion,
+  encodeSinkOffset,
   holdsFence,
   jsonAttr,
+  sinkOffsetCommit,
   versionAttr,
 } from './codec.js';
 import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
@@ -224,17 +226,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
   async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
     const result = await this.#table.update(
       connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),
-      {
-        update: `SET #${ATTR.topic} = :topic, #${ATTR.partition} = :partition, #${ATTR.offset} = :offset, #${ATTR.updatedAt} = :now, #${ATTR.formatVersion} = :v`,
-        condition: `attribute_not_exists(#${ATTR.offset}) OR #${ATTR.offset} < :offset`,
-        values: {
-          ':topic': str(offset.topic),
-          ':partition': num(offset.partition),
-          ':offset': num(offset.offset),
-          ':now': num(this.#clock.now()),
-          ':v': versionAttr(),
-        },
-      },
+      sinkOffsetCommit(offset, this.#clock.now()),
       `commit the sink offset of ${connector} ${offset.topic}-${offset.partition}`,
       { readOldOnFailure: false, returnValues: 'NONE' },
     );
@@ -259,18 +251,15 @@ export class DynamoDbOffsetStore implements OffsetStore {
     const now = this.#clock.now();
     await Promise.all(
       changes.map((change) => {
-        const key = connectorKey(connector, KEYS.sinkOffsetSk(change.topic, change.partition));
-        return change.offset === null
-          ? this.#table.delete(key, {}, operation)
+        const { topic, partition, nextOffset } = change;
+        return nextOffset === null
+          ? this.#table.delete(
+              connectorKey(connector, KEYS.sinkOffsetSk(topic, partition)),
+              {},
+              operation,
+            )
           : this.#table.put(
-              {
-                ...key,
-                [ATTR.formatVersion]: versionAttr(),
-                [ATTR.topic]: str(change.topic),
-                [ATTR.partition]: num(change.partition),
-                [ATTR.offset]: num(change.offset),
-                [ATTR.updatedAt]: num(now),
-              },
+              encodeSinkOffset(connector, { topic, partition, nextOffset }, now),
               {},
               operation,
             );
@@ -382,12 +371,3 @@ export function sinkOffsetsOf(items: readonly Item[]): SinkOffset[] {
 
 /** The attributes {@link sinkOffsetsOf} reads. */
 export const SINK_OFFSET_ATTRS = [ATTR.formatVersion, ATTR.topic, ATTR.partition, ATTR.offset];
-
-function decodeSinkOffset(item: Item): SinkOffset {
-  formatVersion(item);
-  return {
-    topic: reqS(item, ATTR.topic),
-    partition: reqN(item, ATTR.partition),
-    offset: optN(item, ATTR.offset) ?? 0,
-  };
-}

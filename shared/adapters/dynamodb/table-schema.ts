@@ -14,7 +14,7 @@
  * | `TASK#ADMIN`                   | source offsets altered or reset through the REST API, as  |
  * |                                | committed offsets of task -1 (`task` attribute = -1)      |
  * | `STATUS`                       | connector status                                          |
- * | `SINKOFFSET#<topic>#<partition>` | sink offset                                             |
+ * | `SINKOFFSET#<topic>#<partition>` | sink offset (next offset to read since v3)              |
  * | `TOPIC#<topic>`                | an active topic                                           |
  * | `RESTART`                      | the latest restart request                                |
  *
@@ -43,8 +43,8 @@ export const STATE_TABLE = {
   },
 } as const;
 
-/** The format version the adapter writes. */
-export const ITEM_FORMAT_VERSION = 2;
+/** The format version the adapter writes (codec.ts lists what each version changed). */
+export const ITEM_FORMAT_VERSION = 3;
 
 /** Attribute names (also the `#name` placeholders of every expression). */
 export const ATTR = {

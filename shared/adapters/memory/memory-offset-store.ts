@@ -167,8 +167,12 @@ export class MemoryOffsetStore implements OffsetStore {
     const offsets = this.#db.items(connector).sinkOffsets;
     const key = sinkKey(offset);
     const current = offsets.get(key);
-    if (current !== undefined && current.offset >= offset.offset) return false;
-    offsets.set(key, { topic: offset.topic, partition: offset.partition, offset: offset.offset });
+    if (current !== undefined && current.nextOffset >= offset.nextOffset) return false;
+    offsets.set(key, {
+      topic: offset.topic,
+      partition: offset.partition,
+      nextOffset: offset.nextOffset,
+    });
     return true;
   }
 
@@ -182,12 +186,12 @@ export class MemoryOffsetStore implements OffsetStore {
   ): Promise<void> {
     const offsets = this.#stopped(connector).sinkOffsets;
     for (const change of changes) {
-      if (change.offset === null) offsets.delete(sinkKey(change));
+      if (change.nextOffset === null) offsets.delete(sinkKey(change));
       else {
         offsets.set(sinkKey(change), {
           topic: change.topic,
           partition: change.partition,
-          offset: change.offset,
+          nextOffset: change.nextOffset,
         });
       }
     }

@@ -294,12 +294,12 @@ export class Enumerator {
         (await store.offsets.getSinkOffsets(name)).map((o) => `${o.topic}-${o.partition}`),
       );
       const seeds = await startingPositions(admin, subscription, partitions, committed);
-      for (const [id, offset] of seeds) {
+      for (const [id, nextOffset] of seeds) {
         const dash = id.lastIndexOf('-');
         await store.offsets.commitSinkOffset(name, {
           topic: id.slice(0, dash),
           partition: Number(id.slice(dash + 1)),
-          offset,
+          nextOffset,
         });
       }
     }

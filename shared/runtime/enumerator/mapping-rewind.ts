@@ -6,13 +6,13 @@ import type { OffsetStore } from '../../ports/offset-store.js';
 /**
  * Makes a disabled mapping's consumer group agree with the connector's stored sink offsets
  * before the mapping is enabled again. The mapping resumes from its group's committed offsets,
- * but the connector's position is the stored sink offset (the last record written), which
- * `PATCH` / `DELETE /connectors/{c}/offsets` may have moved back while the connector was
- * STOPPED (Kafka Connect moves the sink's consumer group itself). Where the group is ahead, it
- * is moved back to the record after the stored offset, or to the start of the log for a
- * partition whose offset was reset. A group is only moved while empty, which it is once the
- * disabled mapping's pollers left: resolves `false` while members remain, so the caller leaves
- * the mapping disabled until its next run.
+ * but the connector's position is the stored sink offset (the next offset to read, in the same
+ * meaning as a committed group offset), which `PATCH` / `DELETE /connectors/{c}/offsets` may
+ * have moved back while the connector was STOPPED (Kafka Connect moves the sink's consumer
+ * group itself). Where the group is ahead, it is moved back to the stored offset, or to the
+ * start of the log for a partition whose offset was reset. A group is only moved while empty,
+ * which it is once the disabled mapping's pollers left: resolves `false` while members remain,
+ * so the caller leaves the mapping disabled until its next run.
  */
 export async function realignMappingGroup(
   admin: Pick<KafkaAdminPort, 'committedOffsets' | 'offsetsForTimestamp' | 'setGroupOffsets'>,
@@ -24,18 +24,15 @@ export async function realignMappingGroup(
     offsets.getSinkOffsets(mapping.connector),
   ]);
   if (group.length === 0) return true;
-  const written = new Map(
-    stored.filter((o) => o.topic === mapping.topic).map((o) => [o.partition, o.offset]),
+  const positions = new Map(
+    stored.filter((o) => o.topic === mapping.topic).map((o) => [o.partition, o.nextOffset]),
   );
-  const starts = group.some((g) => !written.has(g.partition))
+  const starts = group.some((g) => !positions.has(g.partition))
     ? await admin.offsetsForTimestamp(mapping.topic, 0)
     : [];
   const moves: TopicPartitionOffset[] = group.flatMap((g) => {
-    const last = written.get(g.partition);
     const want =
-      last === undefined
-        ? (starts.find((s) => s.partition === g.partition)?.offset ?? 0)
-        : last + 1;
+      positions.get(g.partition) ?? starts.find((s) => s.partition === g.partition)?.offset ?? 0;
     return g.offset > want ? [{ topic: mapping.topic, partition: g.partition, offset: want }] : [];
   });
   if (moves.length === 0) return true;

@@ -124,9 +124,8 @@ export class PartitionDiscovery {
 }
 
 /**
- * The last durably written offset to seed for each of `partitions` before the connector first
- * reads them (the sink offset is the last record written, so starting at S seeds S - 1), or
- * nothing for partitions that start at the beginning. `committed` is the connector's stored
+ * The sink offset (the next offset to read) to seed for each of `partitions` before the
+ * connector first reads them, or nothing for partitions that start at the beginning. `committed` is the connector's stored
  * position per partition id; partitions with one keep it.
  */
 export async function startingPositions(
@@ -145,7 +144,7 @@ export async function startingPositions(
     const id = topicPartitionId(p);
     if (starting.kind === 'specific' && starting.offsets.has(id)) {
       const offset = starting.offsets.get(id) ?? 0;
-      if (offset > 0) seeds.set(id, offset - 1);
+      if (offset > 0) seeds.set(id, offset);
     } else if (starting.kind === 'latest') {
       atEnd.push(p);
     } else if (
@@ -167,7 +166,7 @@ export async function startingPositions(
     for (const { partition, offset } of offsets) {
       const position = Number(offset);
       if (wanted.has(partition) && position > 0) {
-        seeds.set(topicPartitionId({ topic, partition }), position - 1);
+        seeds.set(topicPartitionId({ topic, partition }), position);
       }
     }
   }

@@ -15,6 +15,7 @@ import type { Connector } from '../../connect/connector.js';
 import type { ConnectorContext } from '../../connect/context.js';
 import { ConnectError } from '../../connect/errors.js';
 import type { ConfigMap, TaskConfigEntry } from '../../ports/config-store.js';
+import type { SinkOffset } from '../../ports/offset-store.js';
 import { taskPartitionIds, taskStoppingOffsets, withTaskSplit } from '../task/task-split.js';
 import { type Assignment, assignSplits } from './assignor.js';
 
@@ -117,15 +118,15 @@ export function withPartitions(
 
 /**
  * Whether a bounded subscription is done: some task has stopping offsets, and every assigned
- * partition has one that its stored sink offset (the last record written) has reached. Flink's
- * bounded KafkaSource finishes a split the same way; here the enumerator then disables the
- * connector's mappings.
+ * partition has one (exclusive) that its stored sink offset (the next offset to read) has
+ * reached. Flink's bounded KafkaSource finishes a split the same way; here the enumerator then
+ * disables the connector's mappings.
  */
 export function boundedFinished(
   tasks: readonly TaskConfigEntry[],
-  sinkOffsets: readonly { topic: string; partition: number; offset: number }[],
+  sinkOffsets: readonly SinkOffset[],
 ): boolean {
-  const written = new Map(sinkOffsets.map((o) => [`${o.topic}-${o.partition}`, o.offset]));
+  const next = new Map(sinkOffsets.map((o) => [`${o.topic}-${o.partition}`, o.nextOffset]));
   let bounded = false;
   for (const { config } of tasks) {
     const stopping = taskStoppingOffsets(config);
@@ -133,7 +134,7 @@ export function boundedFinished(
       const stop = stopping.get(id);
       if (stop === undefined) return false;
       bounded = true;
-      if (stop > 0 && (written.get(id) ?? -1) < stop - 1) return false;
+      if ((next.get(id) ?? 0) < stop) return false;
     }
   }
   return bounded;

@@ -1,7 +1,7 @@
 /**
- * One task's share of a batch: skip what is already written (at or below the stored sink
- * offset) or past the stopping offset, convert and transform the rest, `open` new partitions,
- * `put`, `preCommit`, and move the stored sink offsets to what `preCommit` returned.
+ * One task's share of a batch: skip what is already written (below the stored sink offset, the
+ * next offset to read) or past the stopping offset, convert and transform the rest, `open` new
+ * partitions, `put`, `preCommit`, and move the stored sink offsets to what `preCommit` returned.
  */
 import { ConnectError, isRetriable, RetriableError } from '../../connect/errors.js';
 import { type SinkRecord, type TopicPartition, topicPartitionKey } from '../../connect/records.js';
@@ -41,7 +41,7 @@ export interface TaskBatchEnv {
 /** One partition of the batch, the stored sink offset and its counters. */
 export interface TaskBatchPartition {
   readonly batch: EsmPartitionBatch;
-  /** The stored sink offset (last written record), -1 when none. */
+  /** The stored sink offset (the next offset to read), 0 when none. */
   readonly stored: number;
   readonly tally: PartitionTally;
 }
@@ -71,15 +71,15 @@ export async function writeTaskBatch(
     const id = topicPartitionKey(batch);
     tallies.set(id, tally);
     const stop = stopping.get(id);
-    let floor = stored;
+    let next = stored;
     for (const record of batch.records) {
-      if (record.offset <= floor) tally.duplicates += 1;
+      if (record.offset < next) tally.duplicates += 1;
       else if (stop !== undefined && record.offset >= stop) tally.pastStopping += 1;
       else {
-        floor = record.offset;
+        next = record.offset + 1;
         fresh.push({ record, tally });
         consumed.set(coordinates(record.topic, record.partition, record.offset), record);
-        current.set(id, record.offset + 1);
+        current.set(id, next);
       }
     }
     tally.skipped = tally.duplicates + tally.pastStopping;
@@ -209,8 +209,8 @@ async function preCommit(
 }
 
 /**
- * Stores, for each partition `preCommit` returned, the last durably written offset (the returned
- * next offset - 1, never above what was given to `put`). The store only moves forward.
+ * Stores, for each partition `preCommit` returned, the next offset to read it returned (never
+ * above the offset after what was given to `put`). The store only moves forward.
  */
 async function commitOffsets(
   started: StartedSinkTask,
@@ -235,14 +235,14 @@ async function commitOffsets(
         );
       }
       if (offered === undefined) return;
-      const last = Math.min(offered, next) - 1;
-      if (last <= stored) return;
+      const committed = Math.min(offered, next);
+      if (committed <= stored) return;
       const moved = await env.offsets.commitSinkOffset(env.connector, {
         topic: batch.topic,
         partition: batch.partition,
-        offset: last,
+        nextOffset: committed,
       });
-      if (moved) tally.committedOffset = last;
+      if (moved) tally.committedOffset = committed;
     }),
   );
 }

@@ -80,7 +80,7 @@ export interface SinkPartitionSummary {
   readonly dlq: number;
   /** The last offset of the partition in the event. */
   readonly batchEndOffset: number;
-  /** The stored sink offset (last durably written record) after the batch, when there is one. */
+  /** The stored sink offset (the next offset to read) after the batch, when there is one. */
   readonly committedOffset?: number;
 }
 

@@ -9,8 +9,8 @@
  *    RetriableError so the mapping redelivers later (records are never dropped).
  * 3. Per task owning partitions of the batch, concurrently: refuse while the task is FAILED;
  *    otherwise, on the task instance this container keeps (started anew when the connector
- *    config or task generation changed), skip records at or below the stored sink offset and
- *    past the stopping offset, convert, transform, `open`, `put`, `preCommit`, and store the
+ *    config or task generation changed), skip records below the stored sink offset (the next
+ *    offset to read) and past the stopping offset, convert, transform, `open`, `put`, `preCommit`, and store the
  *    offsets `preCommit` returned (sink-batch.ts).
  * 4. A task that fails with a non-retriable error is marked FAILED with the trace; a task that
  *    succeeds is marked RUNNING when it was not. Any failure is thrown after every task had
@@ -80,7 +80,7 @@ export async function runSinkInvocation(
   if (unowned.length > 0) throw new UnassignedPartitionError(connector, unowned);
   await deps.tasks.retain(connector, new Set(taskSet.tasks.map((t) => t.task)));
 
-  const stored = new Map(sinkOffsets.map((o) => [topicPartitionKey(o), o.offset]));
+  const stored = new Map(sinkOffsets.map((o) => [topicPartitionKey(o), o.nextOffset]));
   const stateOf = new Map(statuses.map((s) => [s.task, s.state]));
   const groups = new Map<number, { entry: TaskConfigEntry; partitions: TaskBatchPartition[] }>();
   const tallies: PartitionTally[] = [];
@@ -91,7 +91,7 @@ export async function runSinkInvocation(
     tallies.push(tally);
     const group = groups.get(entry.task) ?? { entry, partitions: [] };
     groups.set(entry.task, group);
-    group.partitions.push({ batch, stored: stored.get(id) ?? -1, tally });
+    group.partitions.push({ batch, stored: stored.get(id) ?? 0, tally });
   }
 
   const outcomes = await Promise.allSettled(

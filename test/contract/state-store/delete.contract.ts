@@ -25,7 +25,7 @@ async function populate(store: StateStore, name: string): Promise<void> {
     lease,
   );
   await store.status.putConnectorStatus(name, { state: 'RUNNING', workerId: 'e' });
-  await store.offsets.commitSinkOffset(name, { topic: 't', partition: 0, offset: 5 });
+  await store.offsets.commitSinkOffset(name, { topic: 't', partition: 0, nextOffset: 5 });
   await store.topics.recordActiveTopic(name, 't');
   await store.restarts.requestRestart(name, { onlyFailed: false, includeTasks: true });
 }
@@ -72,7 +72,7 @@ export function deleteContract(factory: StateStoreFactory): void {
       expect(await store.leases.getLease({ connector: 'c', task: 0 })).toBeUndefined();
       expect((await store.offsets.listSourceOffsets('c')).map((o) => o.pending?.seq)).toEqual([1]);
       expect(await store.offsets.getSinkOffsets('c')).toEqual([
-        { topic: 't', partition: 0, offset: 5 },
+        { topic: 't', partition: 0, nextOffset: 5 },
       ]);
       // Active topics are not offsets: they go with the connector (Kafka Connect resets them).
       expect(await store.topics.listActiveTopics('c')).toEqual([]);

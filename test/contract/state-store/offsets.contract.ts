@@ -392,24 +392,44 @@ export function offsetContract(factory: StateStoreFactory): void {
   });
 
   describe('sink offsets', () => {
+    it('stores the next offset to read: a sink that wrote offsets 0..9 reads back 10', async () => {
+      const { store } = await factory();
+
+      const first = await store.offsets.commitSinkOffset('c', {
+        topic: 't',
+        partition: 0,
+        nextOffset: 0,
+      });
+      const moved = await store.offsets.commitSinkOffset('c', {
+        topic: 't',
+        partition: 0,
+        nextOffset: 10,
+      });
+
+      expect([first, moved]).toEqual([true, true]);
+      expect(await store.offsets.getSinkOffsets('c')).toEqual([
+        { topic: 't', partition: 0, nextOffset: 10 },
+      ]);
+    });
+
     it('never moves a partition backwards under 10 concurrent writers with shuffled offsets', async () => {
       // Prepare
       const { store } = await factory();
-      const offsets = Array.from({ length: 40 }, (_, i) => i);
+      const offsets = Array.from({ length: 40 }, (_, i) => i + 1);
       const observed: number[] = [];
       let writing = true;
       // Act
       const reader = (async () => {
         while (writing) {
           const [current] = await store.offsets.getSinkOffsets('c');
-          if (current !== undefined) observed.push(current.offset);
+          if (current !== undefined) observed.push(current.nextOffset);
         }
       })();
       const writers = Array.from({ length: 10 }, async (_, writer) => {
         const moved: boolean[] = [];
-        for (const offset of shuffled(offsets, writer + 1)) {
+        for (const nextOffset of shuffled(offsets, writer + 1)) {
           moved.push(
-            await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, offset }),
+            await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, nextOffset }),
           );
         }
         return moved;
@@ -419,7 +439,7 @@ export function offsetContract(factory: StateStoreFactory): void {
       await reader;
       // Assess
       expect(await store.offsets.getSinkOffsets('c')).toEqual([
-        { topic: 't', partition: 0, offset: 39 },
+        { topic: 't', partition: 0, nextOffset: 40 },
       ]);
       expect(observed).toEqual([...observed].sort((a, b) => a - b));
       expect(moves.filter(Boolean).length).toBeLessThanOrEqual(40);
@@ -429,20 +449,20 @@ export function offsetContract(factory: StateStoreFactory): void {
     it('keeps partitions apart and lists them by topic then partition', async () => {
       const { store } = await factory();
 
-      await store.offsets.commitSinkOffset('c', { topic: 'b', partition: 10, offset: 5 });
-      await store.offsets.commitSinkOffset('c', { topic: 'b', partition: 2, offset: 7 });
-      await store.offsets.commitSinkOffset('c', { topic: 'a', partition: 0, offset: 1 });
+      await store.offsets.commitSinkOffset('c', { topic: 'b', partition: 10, nextOffset: 5 });
+      await store.offsets.commitSinkOffset('c', { topic: 'b', partition: 2, nextOffset: 7 });
+      await store.offsets.commitSinkOffset('c', { topic: 'a', partition: 0, nextOffset: 1 });
       const equal = await store.offsets.commitSinkOffset('c', {
         topic: 'a',
         partition: 0,
-        offset: 1,
+        nextOffset: 1,
       });
 
       expect(equal).toBe(false);
       expect(await store.offsets.getSinkOffsets('c')).toEqual([
-        { topic: 'a', partition: 0, offset: 1 },
-        { topic: 'b', partition: 2, offset: 7 },
-        { topic: 'b', partition: 10, offset: 5 },
+        { topic: 'a', partition: 0, nextOffset: 1 },
+        { topic: 'b', partition: 2, nextOffset: 7 },
+        { topic: 'b', partition: 10, nextOffset: 5 },
       ]);
     });
 
@@ -451,17 +471,17 @@ export function offsetContract(factory: StateStoreFactory): void {
       async (target) => {
         const { store } = await factory();
         await seedConnector(store, 'c', { target });
-        await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, offset: 9 });
+        await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, nextOffset: 9 });
 
         const alter = store.offsets.alterSinkOffsets('c', [
-          { topic: 't', partition: 0, offset: 1 },
+          { topic: 't', partition: 0, nextOffset: 1 },
         ]);
         await expect(alter).rejects.toBeInstanceOf(ConnectorNotStoppedError);
         const reset = store.offsets.resetSinkOffsets('c');
         await expect(reset).rejects.toBeInstanceOf(IllegalStateError);
 
         expect(await store.offsets.getSinkOffsets('c')).toEqual([
-          { topic: 't', partition: 0, offset: 9 },
+          { topic: 't', partition: 0, nextOffset: 9 },
         ]);
       },
     );
@@ -469,21 +489,21 @@ export function offsetContract(factory: StateStoreFactory): void {
     it('alters offsets backwards, forgets partitions and resets them once STOPPED', async () => {
       const { store } = await factory();
       await seedConnector(store, 'c');
-      await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, offset: 9 });
-      await store.offsets.commitSinkOffset('c', { topic: 't', partition: 1, offset: 4 });
+      await store.offsets.commitSinkOffset('c', { topic: 't', partition: 0, nextOffset: 9 });
+      await store.offsets.commitSinkOffset('c', { topic: 't', partition: 1, nextOffset: 4 });
       await store.configs.setTargetState('c', 'STOPPED');
 
       await store.offsets.alterSinkOffsets('c', [
-        { topic: 't', partition: 0, offset: 2 },
-        { topic: 't', partition: 1, offset: null },
-        { topic: 'u', partition: 0, offset: 0 },
+        { topic: 't', partition: 0, nextOffset: 2 },
+        { topic: 't', partition: 1, nextOffset: null },
+        { topic: 'u', partition: 0, nextOffset: 0 },
       ]);
       const altered = await store.offsets.getSinkOffsets('c');
       await store.offsets.resetSinkOffsets('c');
 
       expect(altered).toEqual([
-        { topic: 't', partition: 0, offset: 2 },
-        { topic: 'u', partition: 0, offset: 0 },
+        { topic: 't', partition: 0, nextOffset: 2 },
+        { topic: 'u', partition: 0, nextOffset: 0 },
       ]);
       expect(await store.offsets.getSinkOffsets('c')).toEqual([]);
     });

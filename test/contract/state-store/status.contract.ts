@@ -160,7 +160,7 @@ export function statusContract(factory: StateStoreFactory): void {
         ttlMs: TTL_MS,
       });
       for (let partition = 0; partition < 30; partition += 1) {
-        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, offset: 5 });
+        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, nextOffset: 5 });
       }
       await store.topics.recordActiveTopic('c', 'orders');
       await store.restarts.requestRestart('c', { includeTasks: true, onlyFailed: false });
@@ -221,17 +221,17 @@ export function statusContract(factory: StateStoreFactory): void {
       );
       await leasedTaskOf(store, 'c', 0);
       for (let partition = 0; partition < 12; partition += 1) {
-        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, offset: 10 });
+        await store.offsets.commitSinkOffset('c', { topic: 'orders', partition, nextOffset: 10 });
       }
-      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, offset: 7 });
+      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, nextOffset: 7 });
       await store.configs.setTargetState('c', 'STOPPED');
       await store.offsets.alterSinkOffsets('c', [
-        { topic: 'orders', partition: 3, offset: 2 },
-        { topic: 'orders', partition: 5, offset: null },
-        { topic: 'audit', partition: 1, offset: 0 },
+        { topic: 'orders', partition: 3, nextOffset: 2 },
+        { topic: 'orders', partition: 5, nextOffset: null },
+        { topic: 'audit', partition: 1, nextOffset: 0 },
       ]);
       await store.configs.setTargetState('c', 'RUNNING');
-      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, offset: 9 });
+      await store.offsets.commitSinkOffset('c', { topic: 'audit', partition: 0, nextOffset: 9 });
       await store.topics.recordActiveTopic('c', 'orders');
       await store.restarts.requestRestart('c', { includeTasks: true, onlyFailed: false });
       // Act
@@ -244,11 +244,13 @@ export function statusContract(factory: StateStoreFactory): void {
         taskStatuses: await store.status.listTaskStatuses('c'),
         sinkOffsets: await store.offsets.getSinkOffsets('c'),
       });
-      expect(snapshot?.sinkOffsets.map((o) => `${o.topic}-${o.partition}@${o.offset}`)).toEqual([
-        'audit-0@9',
-        'audit-1@0',
-        ...[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11].map((p) => `orders-${p}@${p === 3 ? 2 : 10}`),
-      ]);
+      expect(snapshot?.sinkOffsets.map((o) => `${o.topic}-${o.partition}@${o.nextOffset}`)).toEqual(
+        [
+          'audit-0@9',
+          'audit-1@0',
+          ...[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11].map((p) => `orders-${p}@${p === 3 ? 2 : 10}`),
+        ],
+      );
       expect(snapshot?.record.targetState).toBe('RUNNING');
       expect(snapshot?.taskStatuses.map((t) => [t.task, t.state])).toEqual([
         [0, 'RUNNING'],
@@ -261,7 +263,7 @@ export function statusContract(factory: StateStoreFactory): void {
       // Prepare
       const { store } = await factory();
       await seedConnector(store, 'c', { target: 'STOPPED', tasks: 1 });
-      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, offset: 4 });
+      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, nextOffset: 4 });
       // Act
       await store.offsets.resetSinkOffsets('c');
       // Assess
@@ -278,7 +280,7 @@ export function statusContract(factory: StateStoreFactory): void {
       // Prepare
       const { store } = await factory();
       await seedConnector(store, 'c');
-      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, offset: 4 });
+      await store.offsets.commitSinkOffset('c', { topic: 'orders', partition: 0, nextOffset: 4 });
       // Act
       await store.configs.deleteConnector('c', { keepOffsets: true });
       // Assess

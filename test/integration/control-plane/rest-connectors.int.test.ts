@@ -215,7 +215,11 @@ describe('REST API: connectors', () => {
     // Prepare
     const name = connectorName('delete');
     await create(name, sinkConfig());
-    await api.store.offsets.commitSinkOffset(name, { topic: 'orders', partition: 0, offset: 9 });
+    await api.store.offsets.commitSinkOffset(name, {
+      topic: 'orders',
+      partition: 0,
+      nextOffset: 10,
+    });
     // Act
     const deleted = await api.http('DELETE', connectorPath(name));
     const get = await api.http('GET', connectorPath(name));

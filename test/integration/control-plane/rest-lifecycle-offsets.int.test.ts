@@ -263,7 +263,11 @@ describe('REST API: lifecycle and offsets', () => {
     await api.http('POST', '/connectors', {
       body: { name, config: sinkConfig(), initial_state: 'STOPPED' },
     });
-    await api.store.offsets.commitSinkOffset(name, { topic: 'orders', partition: 2, offset: 7 });
+    await api.store.offsets.commitSinkOffset(name, {
+      topic: 'orders',
+      partition: 2,
+      nextOffset: 8,
+    });
     // Act
     const first = await api.http('DELETE', connectorPath(name, '/offsets'));
     const second = await api.http('DELETE', connectorPath(name, '/offsets'));

@@ -163,9 +163,10 @@ describe('sink runner (real broker + dynalite)', () => {
       expect(rows?.get(slice(all, p, 0, 99)[29]?.offset ?? -1)?.value).toBe(`value-${p}-29`);
     }
     const stored = await store.offsets.getSinkOffsets(name);
-    expect(stored.map((o) => [o.partition, o.offset])).toEqual([
-      [0, slice(all, 0, 0, 99)[29]?.offset],
-      [1, slice(all, 1, 0, 99)[29]?.offset],
+    // The next offset to read: the one after each partition's last record.
+    expect(stored.map((o) => [o.partition, o.nextOffset])).toEqual([
+      [0, (slice(all, 0, 0, 99)[29]?.offset ?? Number.NaN) + 1],
+      [1, (slice(all, 1, 0, 99)[29]?.offset ?? Number.NaN) + 1],
     ]);
     const header = system.committed[0]?.headers.allWithName('trace').map((h) => h.value);
     expect(header).toEqual(['a', 'b']);

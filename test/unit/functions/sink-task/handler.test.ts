@@ -38,7 +38,7 @@ describe('sink-task handler', () => {
     );
 
     expect(summary).toMatchObject({ connector: h.name, records: 3, written: 3 });
-    expect(await h.stored()).toEqual({ 'orders-0': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3 });
     const status = await h.store.status.getTaskStatus({ connector: h.name, task: 0 });
     expect(status?.workerId).toBe('2026/01/01/[$LATEST]abc');
   });

@@ -260,7 +260,7 @@ describe('ConnectorsApi', () => {
     // Prepare
     const { router, store } = testApi();
     await call(router, 'POST', '/connectors', { body: { name: 'o', config: sinkConfig() } });
-    await store.offsets.commitSinkOffset('o', { topic: 'orders', partition: 0, offset: 41 });
+    await store.offsets.commitSinkOffset('o', { topic: 'orders', partition: 0, nextOffset: 42 });
     await call(router, 'DELETE', '/connectors/o');
     // Act
     await call(router, 'POST', '/connectors', { body: { name: 'o', config: sinkConfig() } });

@@ -56,8 +56,8 @@ describe('OffsetsApi', () => {
       { partition: partition('orders', 1), offset: { kafka_offset: 42 } },
     ]);
     expect(await store.offsets.getSinkOffsets('s')).toEqual([
-      { topic: 'orders', partition: 0, offset: -1 },
-      { topic: 'orders', partition: 1, offset: 41 },
+      { topic: 'orders', partition: 0, nextOffset: 0 },
+      { topic: 'orders', partition: 1, nextOffset: 42 },
     ]);
     expect(sinkHookCalls.at(-1)).toEqual(
       new Map([
@@ -70,8 +70,8 @@ describe('OffsetsApi', () => {
   it('resets one partition with "offset": null', async () => {
     // Prepare
     const { router, store } = await stoppedSink();
-    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, offset: 9 });
-    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, offset: 9 });
+    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, nextOffset: 9 });
+    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, nextOffset: 9 });
     // Act
     const res = await call(router, 'PATCH', '/connectors/s/offsets', {
       body: { offsets: [{ partition: partition('orders', 0), offset: null }] },
@@ -79,7 +79,7 @@ describe('OffsetsApi', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(await store.offsets.getSinkOffsets('s')).toEqual([
-      { topic: 'orders', partition: 1, offset: 9 },
+      { topic: 'orders', partition: 1, nextOffset: 9 },
     ]);
   });
 
@@ -219,7 +219,7 @@ describe('OffsetsApi', () => {
   it('resets all sink offsets, idempotently, then reads none', async () => {
     // Prepare
     const { router, store } = await stoppedSink();
-    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, offset: 9 });
+    await store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, nextOffset: 9 });
     // Act
     const first = await call(router, 'DELETE', '/connectors/s/offsets');
     const second = await call(router, 'DELETE', '/connectors/s/offsets');

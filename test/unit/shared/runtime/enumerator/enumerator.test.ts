@@ -422,8 +422,8 @@ describe('Enumerator', () => {
       await h.store.configs.setTargetState('s', 'STOPPED');
       await h.enumerator.reconcile('s');
       await h.store.offsets.alterSinkOffsets('s', [
-        { topic: 'orders', partition: 0, offset: 9 },
-        { topic: 'orders', partition: 1, offset: null },
+        { topic: 'orders', partition: 0, nextOffset: 10 },
+        { topic: 'orders', partition: 1, nextOffset: null },
       ]);
       await h.store.configs.setTargetState('s', 'RUNNING');
       h.cluster.busy.add(group);
@@ -458,8 +458,8 @@ describe('Enumerator', () => {
       await h.enumerator.reconcile('s');
 
       expect(await h.store.offsets.getSinkOffsets('s')).toEqual([
-        { topic: 'orders', partition: 0, offset: 39 },
-        { topic: 'orders', partition: 1, offset: 99 },
+        { topic: 'orders', partition: 0, nextOffset: 40 },
+        { topic: 'orders', partition: 1, nextOffset: 100 },
       ]);
     });
 
@@ -490,12 +490,24 @@ describe('Enumerator', () => {
         sinkConfig('s', { 'tasks.max': '2', 'stopping.offsets': 'latest' }),
       );
       await h.enumerator.reconcile('s');
-      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 0, offset: 49 });
-      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, offset: 48 });
+      await h.store.offsets.commitSinkOffset('s', {
+        topic: 'orders',
+        partition: 0,
+        nextOffset: 50,
+      });
+      await h.store.offsets.commitSinkOffset('s', {
+        topic: 'orders',
+        partition: 1,
+        nextOffset: 49,
+      });
       // Act
       await h.enumerator.reconcile('s');
       const midway = (await h.mappings.list('s')).map((m) => m.enabled);
-      await h.store.offsets.commitSinkOffset('s', { topic: 'orders', partition: 1, offset: 49 });
+      await h.store.offsets.commitSinkOffset('s', {
+        topic: 'orders',
+        partition: 1,
+        nextOffset: 50,
+      });
       await h.enumerator.reconcile('s');
       // Assess
       expect(midway).toEqual([true]);

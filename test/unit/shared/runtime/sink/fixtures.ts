@@ -102,7 +102,7 @@ export async function harness(options: HarnessOptions = {}) {
     Object.fromEntries(
       (await store.offsets.getSinkOffsets(name)).map((o) => [
         `${o.topic}-${o.partition}`,
-        o.offset,
+        o.nextOffset,
       ]),
     );
   return {

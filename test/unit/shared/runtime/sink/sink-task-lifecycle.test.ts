@@ -103,7 +103,7 @@ describe('sink tasks in a warm container', () => {
     await Promise.all([h.run(event(records(0, 0, 1))), h.run(event(records(1, 0, 1)))]);
 
     expect(overlapped).toBe(false);
-    expect(await h.stored()).toEqual({ 'orders-0': 1, 'orders-1': 1 });
+    expect(await h.stored()).toEqual({ 'orders-0': 2, 'orders-1': 2 });
   });
 });
 
@@ -125,7 +125,7 @@ describe('SinkTaskContext', () => {
       expect.stringMatching(/pause\(orders-0\) is ignored/),
       expect.stringMatching(/resume\(orders-0\) is ignored/),
     ]);
-    expect(await h.stored()).toEqual({ 'orders-0': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3 });
     const context = h.system.contexts[0] as SinkTaskContextImpl;
     expect(context.requestedOffsets()).toEqual(new Map([['orders-0', 0]]));
     expect(context.configs()).toMatchObject({ [TASK_PARTITIONS_KEY]: 'orders-0,orders-1' });

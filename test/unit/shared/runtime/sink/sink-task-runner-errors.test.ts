@@ -40,7 +40,7 @@ describe('runSinkInvocation error handling', () => {
 
     expect(coordinatesOf(h.system.committed)).toEqual(ids(records(0, 0, 1)));
     expect(h.system.puts).toHaveLength(1);
-    expect(await h.stored()).toEqual({ 'orders-0': 1 });
+    expect(await h.stored()).toEqual({ 'orders-0': 2 });
     const status = await h.store.status.getTaskStatus({ connector: h.name, task: 0 });
     expect(status?.state).toBe('FAILED');
     expect(status?.trace).toMatch(/Tolerance exceeded[\s\S]*Caused by: DataError/);
@@ -71,7 +71,7 @@ describe('runSinkInvocation error handling', () => {
     expect(coordinatesOf(h.system.committed)).toEqual(
       ids([...records(0, 0, 0), ...records(0, 2, 2)]),
     );
-    expect(summary.partitions[0]).toMatchObject({ failed: 1, dlq: 0, committedOffset: 2 });
+    expect(summary.partitions[0]).toMatchObject({ failed: 1, dlq: 0, committedOffset: 3 });
   });
 
   it('skips a bad record under errors.tolerance=all and sends it to the DLQ with context headers', async () => {
@@ -82,7 +82,7 @@ describe('runSinkInvocation error handling', () => {
     expect(coordinatesOf(h.system.committed)).toEqual(
       ids(records(0, 0, 4).filter((r) => r.offset !== 2)),
     );
-    expect(await h.stored()).toEqual({ 'orders-0': 4 });
+    expect(await h.stored()).toEqual({ 'orders-0': 5 });
     expect(summary).toMatchObject({ dlq: 1, written: 4 });
     expect(summary.partitions[0]).toMatchObject({ failed: 1, dlq: 1 });
     const [dead] = h.dlq.sent;
@@ -127,7 +127,7 @@ describe('runSinkInvocation error handling', () => {
     const summary = await h.run(event(records(0, 0, 2)));
 
     expect(summary.partitions[0]).toMatchObject({ written: 3, failed: 1, dlq: 1 });
-    expect(await h.stored()).toEqual({ 'orders-0': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3 });
     const [dead] = h.dlq.sent;
     expect([text(dead?.key), text(dead?.value)]).toEqual(['k1', 'v1']);
     expect(headerMap(dead?.headers)).toMatchObject({
@@ -152,7 +152,7 @@ describe('runSinkInvocation error handling', () => {
 
     expect(h.system.calls.filter((c) => c === 'put:3')).toHaveLength(2);
     expect(h.time.sleeps).toEqual([300]);
-    expect(await h.stored()).toEqual({ 'orders-0': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3 });
   });
 
   it('waits for the timeout the task set with context.timeout before retrying put', async () => {
@@ -168,7 +168,7 @@ describe('runSinkInvocation error handling', () => {
     await h.run(event(records(0, 0, 1)));
 
     expect(h.time.sleeps).toEqual([2_500]);
-    expect(await h.stored()).toEqual({ 'orders-0': 1 });
+    expect(await h.stored()).toEqual({ 'orders-0': 2 });
   });
 
   it('throws a RetriableError without failing the task when put keeps failing past its retry budget', async () => {
@@ -182,7 +182,7 @@ describe('runSinkInvocation error handling', () => {
     expect(await h.stored()).toEqual({});
     expect(await h.store.status.getTaskStatus({ connector: h.name, task: 0 })).toBeUndefined();
     await h.run(event(records(0, 0, 2)));
-    expect(await h.stored()).toEqual({ 'orders-0': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3 });
     expect(h.system.calls.filter((c) => c.startsWith('start'))).toHaveLength(1);
   });
 

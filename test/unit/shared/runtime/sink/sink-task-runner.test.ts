@@ -33,9 +33,9 @@ describe('runSinkInvocation', () => {
       'v1',
       'v2',
     ]);
-    expect(await h.stored()).toEqual({ 'orders-0': 4, 'orders-1': 2 });
+    expect(await h.stored()).toEqual({ 'orders-0': 5, 'orders-1': 3 });
     expect(summary).toMatchObject({ records: 8, written: 8, skipped: 0, dlq: 0 });
-    expect(summary.partitions[0]).toMatchObject({ batchEndOffset: 4, committedOffset: 4 });
+    expect(summary.partitions[0]).toMatchObject({ batchEndOffset: 4, committedOffset: 5 });
   });
 
   it('builds SinkRecords with Kafka coordinates, timestamp and converted key, value and headers', async () => {
@@ -65,7 +65,7 @@ describe('runSinkInvocation', () => {
     ]);
   });
 
-  it('skips records at or below the stored offset when the mapping redelivers with other boundaries', async () => {
+  it('skips records below the stored next offset when the mapping redelivers with other boundaries', async () => {
     const h = await harness();
     await h.run(event(records(0, 0, 4)));
 
@@ -78,18 +78,18 @@ describe('runSinkInvocation', () => {
     ]);
     expect(overlapping.partitions[0]).toMatchObject({ duplicates: 3, written: 5 });
     expect(stale).toMatchObject({ written: 0, skipped: 10 });
-    expect(await h.stored()).toEqual({ 'orders-0': 9 });
+    expect(await h.stored()).toEqual({ 'orders-0': 10 });
   });
 
   it('starts after an offset the enumerator seeded and never moves a stored offset back', async () => {
     const h = await harness();
-    await h.store.offsets.commitSinkOffset(h.name, { topic: TOPIC, partition: 0, offset: 10 });
+    await h.store.offsets.commitSinkOffset(h.name, { topic: TOPIC, partition: 0, nextOffset: 11 });
 
     await h.run(event(records(0, 8, 12)));
     await h.run(event(records(0, 3, 6)));
 
     expect(coordinatesOf(h.system.committed)).toEqual(ids(records(0, 11, 12)));
-    expect(await h.stored()).toEqual({ 'orders-0': 12 });
+    expect(await h.stored()).toEqual({ 'orders-0': 13 });
   });
 
   it('writes every record exactly once and moves offsets monotonically under any redelivery pattern', async () => {
@@ -104,7 +104,7 @@ describe('runSinkInvocation', () => {
       fc.asyncProperty(fc.array(delivery, { minLength: 1, maxLength: 12 }), async (plan) => {
         const h = await harness();
         let position = 0;
-        let last = -1;
+        let last = 0;
         for (const { back, size, crashAt } of plan) {
           const from = Math.max(0, position - back);
           const to = from + size - 1;
@@ -124,13 +124,13 @@ describe('runSinkInvocation', () => {
           );
           h.system.failNextPut = undefined;
           if (ok) position = Math.max(position, to + 1);
-          const stored = (await h.stored())['orders-0'] ?? -1;
+          const stored = (await h.stored())['orders-0'] ?? 0;
           expect(stored).toBeGreaterThanOrEqual(last);
           last = stored;
         }
         const committed = coordinatesOf(h.system.committed);
         expect(committed).toEqual(ids(records(0, 0, position - 1)));
-        expect(last).toBe(position - 1);
+        expect(last).toBe(position);
       }),
       { numRuns: 60 },
     );
@@ -195,7 +195,7 @@ describe('runSinkInvocation', () => {
       ids([...records(0, 0, 2), ...records(1, 0, 1)]),
     );
     expect(summary.partitions[0]).toMatchObject({ pastStopping: 3, skipped: 3, written: 3 });
-    expect(await h.stored()).toEqual({ 'orders-0': 2, 'orders-1': 1 });
+    expect(await h.stored()).toEqual({ 'orders-0': 3, 'orders-1': 2 });
   });
 
   it('commits only the offsets preCommit returns, never above what was put', async () => {
@@ -204,14 +204,14 @@ describe('runSinkInvocation', () => {
 
     await h.run(event(records(0, 0, 4), records(1, 0, 2)));
 
-    expect(await h.stored()).toEqual({ 'orders-0': 1 });
+    expect(await h.stored()).toEqual({ 'orders-0': 2 });
     expect(h.logger.lines.some((l) => l.message.startsWith('preCommit held back offsets'))).toBe(
       true,
     );
 
     h.system.preCommit = () => new Map([['orders-1', 100]]);
     await h.run(event(records(1, 3, 4)));
-    expect(await h.stored()).toEqual({ 'orders-0': 1, 'orders-1': 4 });
+    expect(await h.stored()).toEqual({ 'orders-0': 2, 'orders-1': 5 });
   });
 
   it('converts and transforms before put: routed records keep their original coordinates, dropped ones still advance', async () => {
@@ -239,7 +239,7 @@ describe('runSinkInvocation', () => {
       ['orders-copy', 'orders', 2],
     ]);
     expect(summary.partitions[0]).toMatchObject({ filtered: 2, written: 2 });
-    expect(await h.stored()).toEqual({ 'orders-0': 3 });
+    expect(await h.stored()).toEqual({ 'orders-0': 4 });
   });
 
   it('gives each task its own partitions when several tasks own the batch', async () => {

@@ -1,5 +1,5 @@
 import type { SourcePartitionOffset } from '../connect/records.js';
-import type { Fence, TaskRef } from './lease-store.js';
+import type { LeaseFence, TaskRef } from './lease-store.js';
 
 /**
  * Source offsets per task (the exactly-once protocol's pending / committed pair) and sink
@@ -76,7 +76,7 @@ export interface SinkOffsetAlteration {
  * Offsets.
  *
  * Contract (source, per task; every write carries the task's lease as `fence` and fails with
- * `EpochFencedError` once a newer invocation holds the task):
+ * `LeaseFencedError` once a newer invocation holds the task):
  * - `writePendingSourceOffsets` stores `pending` before the Kafka commit; `pending.seq` must be
  *   above `committed.seq` (else `StaleVersionError`). It replaces an earlier pending.
  * - `promotePendingSourceOffsets(seq)` moves pending to committed after the Kafka commit, only
@@ -125,18 +125,18 @@ export interface OffsetStore {
    */
   listSourceOffsets(connector: string): Promise<TaskSourceOffsets[]>;
 
-  /** @throws EpochFencedError, StaleVersionError */
+  /** @throws LeaseFencedError, StaleVersionError */
   writePendingSourceOffsets(
     ref: TaskRef,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<void>;
 
-  /** @throws EpochFencedError, NoPendingOffsetsError */
+  /** @throws LeaseFencedError, NoPendingOffsetsError */
   promotePendingSourceOffsets(
     ref: TaskRef,
     seq: number,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets>;
 
   /**
@@ -144,21 +144,21 @@ export interface OffsetStore {
    * pending)` as one atomic write: a task that commits one transaction after another promotes
    * transaction N with the pending entry of N+1, so a healthy transaction costs one write.
    * Changes nothing when it throws.
-   * @throws EpochFencedError, NoPendingOffsetsError (as promote), StaleVersionError when
+   * @throws LeaseFencedError, NoPendingOffsetsError (as promote), StaleVersionError when
    *   `pending.seq` is not above `promoteSeq`
    */
   promoteAndWritePendingSourceOffsets(
     ref: TaskRef,
     promoteSeq: number,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets>;
 
   /**
    * Drops the pending transaction `seq`; returns `false` when there is none with that seq.
-   * @throws EpochFencedError
+   * @throws LeaseFencedError
    */
-  discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean>;
+  discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: LeaseFence): Promise<boolean>;
 
   /**
    * Settles the pending transaction `seq` of a task taken away from its invocation, without a

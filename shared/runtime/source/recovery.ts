@@ -1,6 +1,6 @@
 import { RetriableError } from '../../connect/errors.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets, OffsetStore } from '../../ports/offset-store.js';
 import { pendingFate } from '../task/source-transaction-fate.js';
 
@@ -13,7 +13,7 @@ export interface RecoveryDeps {
 
 export interface RecoveryRequest {
   readonly ref: TaskRef;
-  readonly fence: Fence;
+  readonly fence: LeaseFence;
   /** The commit-marker group (`<prefix>-<connector>-<task>`), committed at seq on markerTopic-0. */
   readonly markerGroup: string;
   readonly markerTopic: string;

@@ -9,8 +9,8 @@
  * lease itself), checked by each adapter in one place (`dynamodb/lease-fence.ts`,
  * `memory/lease-fence.ts`) and refused with `LeaseFencedError`. The other, the producer fence, is
  * Kafka's: initialising a producer with the task's transactional id fences older producers of
- * that id. The enumerator's zombie-fencing round raises both for the tasks a reconfiguration or
- * a stop replaced.
+ * that id. The enumerator's zombie-fencing round (runtime/enumerator/zombie-fencing.ts) raises
+ * both for the tasks a reconfiguration or a stop replaced.
  */
 
 /**

@@ -162,7 +162,7 @@ export interface OffsetStore {
 
   /**
    * Settles the pending transaction `seq` of a task taken away from its invocation, without a
-   * lease of its own: the enumerator's fencing round calls it after `revokeLease` (which
+   * lease of its own: the enumerator's zombie-fencing round calls it after `revokeLease` (which
    * returned `revokedEpoch`) and after initialising a producer with the task's transactional
    * id, which completed or aborted the fenced invocation's transaction. `'committed'` moves
    * pending to committed (as `promotePendingSourceOffsets`), `'aborted'` drops it (as

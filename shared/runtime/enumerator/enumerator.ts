@@ -21,7 +21,6 @@ import {
   type EnumeratorDeps,
   type EnumeratorSettings,
 } from './enumerator-types.js';
-import { completeFencing } from './fencing.js';
 import { realignMappingGroup } from './mapping-rewind.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import { syncMappings } from './sink-mappings.js';
@@ -33,6 +32,7 @@ import {
   withPartitions,
 } from './task-configs.js';
 import { assertUnchanged, ConnectorChangedError, writeTaskConfigs } from './write-task-configs.js';
+import { fenceZombies } from './zombie-fencing.js';
 
 const STALE_RETRIES = 5;
 
@@ -106,7 +106,7 @@ export class Enumerator {
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
       taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
-      taskSet = await completeFencing(this.deps, name, taskSet, 'source', record.config);
+      taskSet = await fenceZombies(this.deps, name, taskSet, 'source', record.config);
       report = await this.#settleStopped(record, taskSet);
     } else {
       report = await this.#settleStarted(record, taskSet);
@@ -133,7 +133,7 @@ export class Enumerator {
     };
   }
 
-  /** Marks what the request restarts as RESTARTING and takes running tasks away (fencing). */
+  /** Marks what the request restarts as RESTARTING and revokes the leases of running tasks. */
   async #beginRestart(
     record: ConnectorRecord,
     restart: PendingRestart,
@@ -215,7 +215,7 @@ export class Enumerator {
           topics = written.topics;
         }
       }
-      taskSet = await completeFencing(this.deps, name, taskSet, kind, resolved);
+      taskSet = await fenceZombies(this.deps, name, taskSet, kind, resolved);
     } catch (error) {
       if (error instanceof ConnectorChangedError) throw error;
       failure = error;
@@ -345,7 +345,7 @@ export class Enumerator {
   /** Invokes every source task that is not FAILED and not held by a live invocation. */
   async #dispatchSourceTasks(name: string, taskSet: TaskConfigSet): Promise<number[]> {
     const { store, invoker, clock, settings } = this.deps;
-    // Tasks still to be fenced: nothing starts until a run completes the round.
+    // Tasks still to be fenced: nothing starts until a run completes the zombie-fencing round.
     if ((taskSet.fencing ?? []).length > 0) return [];
     const failed = new Set(
       (await store.status.listTaskStatuses(name))

@@ -2,7 +2,7 @@ import { IllegalStateError } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { OutgoingRecord } from '../../ports/kafka.js';
 import { type PolledBatch, sliceBatch } from './poll-batch.js';
-import type { DroppedRecords } from './source-committer.js';
+import type { DroppedRecords } from './source-transaction-sequence.js';
 
 /** How a connector-defined boundary ends the current transaction. */
 export type BoundaryKind = 'commit' | 'abort';
@@ -96,7 +96,7 @@ export function planBoundaries(
   return splits;
 }
 
-/** The parts of the committer `dispatchSplits` drives (see SourceCommitter). */
+/** The parts of a `SourceTransactionSequence` that `dispatchSplits` drives. */
 export interface SplitTarget {
   send(
     polled: readonly SourceRecord[],

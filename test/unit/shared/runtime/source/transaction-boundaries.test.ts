@@ -187,7 +187,7 @@ describe('dispatchSplits', () => {
     value: encoder.encode(String(seq)),
   });
 
-  /** A committer that logs what it is given; `abort` answers whether a transaction was open. */
+  /** A sequence that logs what it is given; `abort` answers whether a transaction was open. */
   function target(): { log: string[]; target: SplitTarget } {
     const log: string[] = [];
     let open: { produced: number; deadLetters: number } | undefined;
@@ -226,9 +226,9 @@ describe('dispatchSplits', () => {
       deadLetterOf: [1, 3],
       written: 3,
     };
-    const { log, target: committer } = target();
+    const { log, target: sequence } = target();
 
-    const aborted = await dispatchSplits(committer, batch, [
+    const aborted = await dispatchSplits(sequence, batch, [
       { from: 0, to: 2, end: 'commit' },
       { from: 2, to: 4, end: 'abort' },
       { from: 4, to: 5, end: undefined },
@@ -254,7 +254,7 @@ describe('dispatchSplits', () => {
       written: 2,
     };
     const sent: unknown[] = [];
-    const committer: SplitTarget = {
+    const sequence: SplitTarget = {
       send: async (p, produced) => {
         sent.push(p, produced);
       },
@@ -262,7 +262,7 @@ describe('dispatchSplits', () => {
       abort: async () => ({ produced: 0, deadLetters: 0 }),
     };
 
-    await dispatchSplits(committer, batch, [{ from: 0, to: 2, end: undefined }]);
+    await dispatchSplits(sequence, batch, [{ from: 0, to: 2, end: undefined }]);
 
     expect(sent[0]).toBe(batch.polled);
     expect(sent[1]).toBe(batch.produced);

@@ -85,9 +85,9 @@ export interface SinkOffsetAlteration {
  * - Together a healthy transaction costs two single-item writes; one when the promotion of a
  *   transaction and the pending entry of the next go together
  *   (`promoteAndWritePendingSourceOffsets`).
- * - The one source write without a fence is `settleRevokedPendingSourceOffsets`: the
- *   enumerator settles a revoked task's pending transaction while the task stays unleased at
- *   the epoch the revocation set.
+ * - The one source write without a lease fence is
+ *   `promoteOrDiscardRevokedPendingSourceOffsets`: the zombie-fencing round settles a revoked
+ *   task's pending transaction while the task stays unleased at the epoch the revocation set.
  *
  * Contract (source, REST alterations; KIP-875):
  * - `alterSourceOffsets` and `resetSourceOffsets` never write a task's entry: they write the
@@ -161,12 +161,12 @@ export interface OffsetStore {
   discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: LeaseFence): Promise<boolean>;
 
   /**
-   * Settles the pending transaction `seq` of a task taken away from its invocation, without a
-   * lease of its own: the enumerator's zombie-fencing round calls it after `revokeLease` (which
-   * returned `revokedEpoch`) and after initialising a producer with the task's transactional
-   * id, which completed or aborted the fenced invocation's transaction. `'committed'` moves
-   * pending to committed (as `promotePendingSourceOffsets`), `'aborted'` drops it (as
-   * `discardPendingSourceOffsets`).
+   * Promotes or discards, by its fate (`outcome`), the pending transaction `seq` of a task taken
+   * away from its invocation, without a lease of its own: the enumerator's zombie-fencing round
+   * calls it after `revokeLease` (which returned `revokedEpoch`) and after initialising a
+   * producer with the task's transactional id, which completed or aborted the fenced
+   * invocation's transaction. `'committed'` moves pending to committed (as
+   * `promotePendingSourceOffsets`), `'aborted'` drops it (as `discardPendingSourceOffsets`).
    *
    * One conditional write: it applies only while the task is still unleased at exactly
    * `revokedEpoch` (no owner, epoch = `revokedEpoch`: nobody took the task since, so nobody
@@ -174,7 +174,7 @@ export interface OffsetStore {
    * @returns `true` when it wrote; `false`, changing nothing, otherwise (the task was leased
    *   since, or nothing or another seq is pending). Never throws for those.
    */
-  settleRevokedPendingSourceOffsets(
+  promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,

@@ -41,7 +41,7 @@ import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
 /** Copies pending to committed (operands are read from the item as it was before the update). */
 const PENDING_TO_COMMITTED = `#${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets}`;
-/** Promotes pending: the shared update of `promotePendingSourceOffsets` and the fencing settle. */
+/** Promotes pending: the update of `promotePendingSourceOffsets` and of a revoked task's. */
 const PROMOTE_UPDATE = `SET ${PENDING_TO_COMMITTED} REMOVE ${PENDING_ATTRS}`;
 const ABOVE_COMMITTED = (seq: string) =>
   `(attribute_not_exists(#${ATTR.committedSeq}) OR #${ATTR.committedSeq} < ${seq})`;
@@ -203,7 +203,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
     return false;
   }
 
-  async settleRevokedPendingSourceOffsets(
+  async promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,
@@ -223,7 +223,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
             condition: unleased,
             values: { ':epoch': num(revokedEpoch), ':seq': num(seq) },
           },
-      `settle the pending source offsets of ${ref.connector}-${ref.task} after revoking its lease`,
+      `promote or discard the pending source offsets of ${ref.connector}-${ref.task} after revoking its lease`,
       { readOldOnFailure: false, returnValues: 'NONE' },
     );
     return result.ok;

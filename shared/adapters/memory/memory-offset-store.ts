@@ -136,7 +136,7 @@ export class MemoryOffsetStore implements OffsetStore {
     return true;
   }
 
-  async settleRevokedPendingSourceOffsets(
+  async promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,

@@ -175,7 +175,7 @@ async function settleZombiePending(
       );
       return;
     }
-    const written = await store.offsets.settleRevokedPendingSourceOffsets(
+    const written = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
       ref,
       pending.seq,
       revokedEpoch,

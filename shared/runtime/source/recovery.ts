@@ -17,8 +17,8 @@ export interface RecoveryRequest {
   /** The commit-marker group (`<prefix>-<connector>-<task>`), committed at seq on markerTopic-0. */
   readonly markerGroup: string;
   readonly markerTopic: string;
-  /** How long to wait for an undecided transaction before giving up (retriable), in ms. */
-  readonly settleTimeoutMs?: number;
+  /** How long to wait for an undecided fate before giving up (retriable), in ms. */
+  readonly fateTimeoutMs?: number;
 }
 
 export type RecoveryOutcome =
@@ -56,7 +56,7 @@ export async function recoverSourceOffsets(
     return { committed, outcome: { kind: 'clean' } };
   }
 
-  const deadline = deps.now() + (request.settleTimeoutMs ?? 30_000);
+  const deadline = deps.now() + (request.fateTimeoutMs ?? 30_000);
   for (;;) {
     const fate = await pendingFate(deps.admin, request, pending);
     if (fate.decided === 'committed') {

@@ -15,7 +15,7 @@ import {
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { leasedTask, seedConnector, shuffled, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
-import { settleRevokedContract } from './settle-revoked.contract.js';
+import { promoteOrDiscardRevokedContract } from './promote-or-discard-revoked.contract.js';
 
 const ref = { connector: 'c', task: 0 };
 
@@ -221,7 +221,7 @@ export function offsetContract(factory: StateStoreFactory): void {
     });
   });
 
-  settleRevokedContract(factory);
+  promoteOrDiscardRevokedContract(factory);
 
   describe('source offsets changed through the REST API (the admin entry)', () => {
     it('lists an alteration as task -1, first, stamped newer than every task entry', async () => {

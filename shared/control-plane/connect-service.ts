@@ -61,7 +61,7 @@ export interface ConnectServiceOptions {
  * `errors.ts#mapError` turns them into Connect's status codes.
  *
  * Every write nudges the enumerator (`deps.reconcile`) without waiting for it; a failed nudge
- * is logged. `settleNudges()` waits for the nudges in flight (a Lambda handler calls it before
+ * is logged. `waitForNudges()` waits for the nudges in flight (a Lambda handler calls it before
  * returning, so the container is not frozen with an invocation half sent).
  *
  * @example
@@ -140,10 +140,10 @@ export class ConnectService {
   }
 
   /**
-   * Resolves once every nudge started so far has settled, or after `timeoutMs`; never rejects.
+   * Resolves once every nudge started so far has finished, or after `timeoutMs`; never rejects.
    * A nudge still pending then is left to finish (or be lost: the schedule covers it).
    */
-  async settleNudges(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
+  async waitForNudges(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
     const all = Promise.all([...this.#nudges]).then(() => undefined);
     if (!Number.isFinite(timeoutMs)) return all;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -107,9 +107,9 @@ export class Enumerator {
     if (record.targetState === 'STOPPED') {
       taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
       taskSet = await fenceZombies(this.deps, name, taskSet, 'source', record.config);
-      report = await this.#settleStopped(record, taskSet);
+      report = await this.#reconcileStopped(record, taskSet);
     } else {
-      report = await this.#settleStarted(record, taskSet);
+      report = await this.#reconcileStarted(record, taskSet);
     }
     statuses = await store.status.listTaskStatuses(name);
     if (restart !== undefined) {
@@ -160,7 +160,10 @@ export class Enumerator {
     });
   }
 
-  async #settleStopped(record: ConnectorRecord, taskSet: TaskConfigSet): Promise<ConnectorReport> {
+  async #reconcileStopped(
+    record: ConnectorRecord,
+    taskSet: TaskConfigSet,
+  ): Promise<ConnectorReport> {
     const { store } = this.deps;
     for (const status of await store.status.listTaskStatuses(record.name)) {
       await store.status.removeTaskStatus(status);
@@ -183,7 +186,10 @@ export class Enumerator {
     };
   }
 
-  async #settleStarted(record: ConnectorRecord, current: TaskConfigSet): Promise<ConnectorReport> {
+  async #reconcileStarted(
+    record: ConnectorRecord,
+    current: TaskConfigSet,
+  ): Promise<ConnectorReport> {
     const { plugins } = this.deps;
     const name = record.name;
     let kind: 'source' | 'sink' | undefined;
@@ -229,7 +235,7 @@ export class Enumerator {
     const finished =
       kind === 'sink' &&
       boundedFinished(taskSet.tasks, await this.deps.store.offsets.getSinkOffsets(name));
-    await this.#settleTaskStatuses(name, taskSet, kind, paused, finished);
+    await this.#reconcileTaskStatuses(name, taskSet, kind, paused, finished);
     const dispatched =
       kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
     const mappings =
@@ -311,7 +317,7 @@ export class Enumerator {
    * connector's tasks show PAUSED, a running sink connector's tasks RUNNING (the mapping feeds
    * them). FAILED stays until a restart.
    */
-  async #settleTaskStatuses(
+  async #reconcileTaskStatuses(
     name: string,
     taskSet: TaskConfigSet,
     kind: 'source' | 'sink' | undefined,

@@ -26,7 +26,7 @@ import { SourceTaskMetrics } from './source-task-metrics.js';
 import type { SourceCheckpoint } from './source-transaction.js';
 import { SourceTransactionSequence } from './source-transaction-sequence.js';
 import { TopicCreator } from './topic-creator.js';
-import { dispatchSplits, type IgnoredRequest, planBoundaries } from './transaction-boundaries.js';
+import { dispatchSlices, type IgnoredRequest, planBoundaries } from './transaction-boundaries.js';
 
 export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 export * from './source-runtime-types.js';
@@ -268,7 +268,7 @@ class SourceSession {
           await sequence.open();
           countBatch(this.#metrics, batch);
           // Decided before the next poll: a boundary request belongs to the batch that made it.
-          const splits =
+          const slices =
             boundary === 'connector'
               ? planBoundaries(batch.polled, context.takeBoundaryRequests(), this.#ignored)
               : undefined;
@@ -279,11 +279,11 @@ class SourceSession {
             next = yieldToIo().then(() => this.#pollBatch());
             next.catch(() => undefined); // its failure surfaces when it is awaited
           }
-          if (splits === undefined) {
+          if (slices === undefined) {
             await sequence.send(batch.polled, batch.produced, batch.deadLetters);
             if (due) await sequence.commit();
           } else {
-            const aborted = await dispatchSplits(sequence, batch, splits);
+            const aborted = await dispatchSlices(sequence, batch, slices);
             this.#metrics.aborted += aborted.transactions;
             // What an abort dropped was not written.
             this.#metrics.written -= aborted.produced;

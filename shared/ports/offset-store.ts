@@ -36,7 +36,7 @@ export interface CommittedSourceOffsets {
 
 /** Offsets of a transaction about to commit, written before the Kafka commit. */
 export interface PendingSourceOffsets extends CommittedSourceOffsets {
-  /** Positions of its offset records, for settling the transaction's fate on recovery. */
+  /** Positions of its offset records, for deciding the transaction's fate on recovery. */
   readonly positions: readonly OffsetRecordPosition[];
 }
 

@@ -13,11 +13,11 @@ const NUDGE_WAIT_MS = 2_000;
  * Waits, after each request, for the enumerator nudges it started, so the container is not
  * frozen with an invocation half sent.
  */
-function settleNudges(engine: () => Engine): MiddlewareObj<APIGatewayProxyEvent> {
-  const settle = async () => {
-    await engine().service.settleNudges(NUDGE_WAIT_MS);
+function waitForNudges(engine: () => Engine): MiddlewareObj<APIGatewayProxyEvent> {
+  const wait = async () => {
+    await engine().service.waitForNudges(NUDGE_WAIT_MS);
   };
-  return { name: 'settle-nudges', after: settle, onError: settle };
+  return { name: 'wait-for-nudges', after: wait, onError: wait };
 }
 
 /** The Kafka Connect REST API behind API Gateway (REST API, proxy integration on `/{proxy+}`). */
@@ -29,7 +29,7 @@ export function apiHandler(
       handleProxyEvent(engine().router, event),
   )
     .use(invocation({ logger: LOGGERS.rest, loggers: () => engine().loggers }))
-    .use(settleNudges(engine));
+    .use(waitForNudges(engine));
 }
 
 export const handler = apiHandler(() => composition().engine);

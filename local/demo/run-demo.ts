@@ -182,12 +182,12 @@ export async function runDemo(argv: readonly string[]): Promise<number> {
     await watch(rest, options, counter, where);
     await put(rest, `/connectors/${SOURCE}/pause`);
     // Give the sink a moment to write what the source committed last.
-    const settle = () =>
+    const look = () =>
       snapshot(rest, { source: SOURCE, sink: SINK }, counter).catch(() => undefined);
-    let last = await settle();
+    let last = await look();
     for (let i = 0; i < 20 && (last === undefined || last.sunk < last.committed); i += 1) {
       await sleep(500);
-      last = (await settle()) ?? last;
+      last = (await look()) ?? last;
     }
     if (last === undefined) throw new Error(`${options.url} stopped answering`);
     const onDisk =

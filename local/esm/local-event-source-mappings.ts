@@ -132,11 +132,11 @@ export class LocalEventSourceMappings {
     const current = await this.#deps.mappings.list();
     // A change that arrived while listing is newer than the list.
     if (this.#version === version) this.#want(current);
-    await this.settled();
+    await this.whenIdle();
   }
 
   /** Resolves once every change received so far is applied. */
-  async settled(): Promise<void> {
+  async whenIdle(): Promise<void> {
     while (this.#loop !== undefined) await this.#loop;
   }
 
@@ -175,7 +175,7 @@ export class LocalEventSourceMappings {
     this.#closed ??= (async () => {
       this.#unsubscribe?.();
       clearTimeout(this.#retryTimer);
-      await this.settled();
+      await this.whenIdle();
       const entries = [...this.#entries.values()];
       this.#entries.clear();
       await Promise.all(entries.map((entry) => entry.consumer.stop()));

@@ -86,11 +86,11 @@ export class LocalReconciler implements ReconcileTrigger {
     if (this.#closed) return;
     this.#all = true;
     this.#kick();
-    await this.settled();
+    await this.whenIdle();
   }
 
   /** Resolves once no run is running or queued. */
-  async settled(): Promise<void> {
+  async whenIdle(): Promise<void> {
     while (this.#running !== undefined) await this.#running;
   }
 
@@ -101,7 +101,7 @@ export class LocalReconciler implements ReconcileTrigger {
     clearInterval(this.#schedule);
     this.#debounce = undefined;
     this.#schedule = undefined;
-    await this.settled();
+    await this.whenIdle();
   }
 
   #kick(): void {

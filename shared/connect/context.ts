@@ -70,7 +70,7 @@ export interface ErrantRecordReporter {
   /**
    * Reports `record` as failed with `error`. Resolves once the report is durable (the DLQ
    * write acknowledged). Rejects when the error tolerance is `none`: the task then fails.
-   * The task must not commit the record's offset before the returned promise settles.
+   * The task must not commit the record's offset before the returned promise resolves or rejects.
    */
   report(record: SinkRecord, error: Error): Promise<void>;
 }

@@ -11,7 +11,6 @@ import { LoggersApi } from './loggers.js';
 import { OffsetsApi } from './offsets.js';
 import { PluginsApi } from './plugins.js';
 import type { ConnectServiceDeps, ServiceContext } from './service-context.js';
-import { STOP_FENCING_TIMEOUT_MS } from './stop-fencing.js';
 
 /** This project's version (`serverless_connect_version` of `GET /`). */
 export const SERVERLESS_CONNECT_VERSION = '0.1.0';
@@ -22,6 +21,15 @@ export const SERVERLESS_CONNECT_VERSION = '0.1.0';
  * 3.5 for `stop` and offsets.
  */
 export const CONNECT_VERSION = '3.9.0';
+
+/**
+ * How long an offsets request may spend on the zombie-fencing round of the tasks a stop took
+ * away before it answers 409 ("still being fenced, retry"). A round takes well under a second
+ * on a local broker (one InitProducerId per task, in parallel; about 0.3 s of it waiting for the
+ * broker to abort the stopped invocation's open transaction); the bound leaves room for a slow
+ * broker while keeping the whole request far inside API Gateway's 29-second integration timeout.
+ */
+export const ZOMBIE_FENCING_TIMEOUT_MS = 10_000;
 
 export interface ConnectServiceOptions {
   /** `kafka_cluster_id` of `GET /`: the Kafka cluster the deployment writes to. */
@@ -40,10 +48,11 @@ export interface ConnectServiceOptions {
   /** Level reported for the `root` logger until one is set. @default 'INFO' */
   readonly rootLogLevel?: string;
   /**
-   * How long `PATCH`/`DELETE /connectors/{c}/offsets` may spend fencing a stopped source
-   * connector's tasks before answering 409. @default {@link STOP_FENCING_TIMEOUT_MS}
+   * How long `PATCH`/`DELETE /connectors/{c}/offsets` may spend on the zombie-fencing round of
+   * a stopped source connector's tasks before answering 409.
+   * @default {@link ZOMBIE_FENCING_TIMEOUT_MS}
    */
-  readonly stopFencingTimeoutMs?: number;
+  readonly zombieFencingTimeoutMs?: number;
 }
 
 /**
@@ -52,7 +61,7 @@ export interface ConnectServiceOptions {
  * `errors.ts#mapError` turns them into Connect's status codes.
  *
  * Every write nudges the enumerator (`deps.reconcile`) without waiting for it; a failed nudge
- * is logged. `settleNudges()` waits for the nudges in flight (a Lambda handler calls it before
+ * is logged. `waitForNudges()` waits for the nudges in flight (a Lambda handler calls it before
  * returning, so the container is not frozen with an invocation half sent).
  *
  * @example
@@ -92,7 +101,7 @@ export class ConnectService {
       ...deps,
       validator,
       workerId: options.workerId ?? 'serverless-connect',
-      stopFencingTimeoutMs: options.stopFencingTimeoutMs ?? STOP_FENCING_TIMEOUT_MS,
+      zombieFencingTimeoutMs: options.zombieFencingTimeoutMs ?? ZOMBIE_FENCING_TIMEOUT_MS,
       nudge: (connector) => this.#nudge(connector),
     };
     this.connectors = new ConnectorsApi(ctx, options.topicTracking);
@@ -131,10 +140,10 @@ export class ConnectService {
   }
 
   /**
-   * Resolves once every nudge started so far has settled, or after `timeoutMs`; never rejects.
+   * Resolves once every nudge started so far has finished, or after `timeoutMs`; never rejects.
    * A nudge still pending then is left to finish (or be lost: the schedule covers it).
    */
-  async settleNudges(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
+  async waitForNudges(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
     const all = Promise.all([...this.#nudges]).then(() => undefined);
     if (!Number.isFinite(timeoutMs)) return all;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -5,27 +5,32 @@
  *
  * Source offsets are changed through the offset store's admin entry, which the runtime's
  * lookup prefers (its entries are stamped newer than every task's) until a task advances the
- * partition again; a source connector must also have finished the stop's fencing round (no
- * task of an older generation can still commit over the change): the request runs that round
- * itself when the enumerator has not yet, as Connect fences zombies inside the request
- * (stop-fencing.ts), and re-checks steps 2 and 3 after it.
+ * partition again; a source connector must also have finished the stop's zombie-fencing round
+ * (no task of an older generation can still commit over the change): the request runs that
+ * round itself when the enumerator has not yet, as Connect fences zombies inside the request
+ * (runtime/enumerator/zombie-fencing.ts), and re-checks steps 2 and 3 after it.
  *
  * Sink offsets use Kafka's meaning of `kafka_offset`, the NEXT offset to consume, as Connect
  * reports its consumer group's committed offsets. The offset store keeps the same meaning (the
  * next record to read), so values pass through unchanged both ways.
  */
+import { ConflictError, ConnectError } from '../connect/errors.js';
 import type { SourcePartitionOffset } from '../connect/records.js';
 import { knownSourcePartitions } from '../ports/admin-source-offsets.js';
-import type { ConfigMap } from '../ports/config-store.js';
+import type { ConfigMap, TaskConfigSet } from '../ports/config-store.js';
 import { ConnectorNotStoppedError } from '../ports/errors.js';
 import type { SinkOffsetAlteration, SourceOffsetEntry } from '../ports/offset-store.js';
+import { DEFAULT_ENUMERATOR_SETTINGS } from '../runtime/enumerator/enumerator-types.js';
+import {
+  fenceZombiesWithin,
+  type ZombieFencingDeps,
+} from '../runtime/enumerator/zombie-fencing.js';
 import { sourcePartitionKey } from '../runtime/source/offsets-topic.js';
 import type { ConnectorOffset, ConnectorOffsets, Message } from './dto.js';
-import { BadRequestError } from './errors.js';
+import { BadRequestError, RestConflictError } from './errors.js';
 import { type ConnectorDescriptor, findConnectorPlugin } from './plugin-catalog.js';
 import { isJsonObject, type JsonObject, requireObject } from './request-body.js';
 import { requireConnectorWithTasks, type ServiceContext } from './service-context.js';
-import { fenceStoppedTasks, stillFencing } from './stop-fencing.js';
 
 const KAFKA_TOPIC = 'kafka_topic';
 const KAFKA_PARTITION = 'kafka_partition';
@@ -251,9 +256,9 @@ export class OffsetsApi {
 
   /**
    * Steps 2 and 3: the connector exists, is STOPPED and has no task configs; for a source, the
-   * stop's fencing round is also complete. When it is not, the request completes it (bounded by
-   * the service's `stopFencingTimeoutMs`; 409 past it) and checks again, as Connect re-runs its
-   * checks after the zombie fencing, since the connector may have changed meanwhile.
+   * stop's zombie-fencing round is also complete. When it is not, the request completes it
+   * (bounded by the service's `zombieFencingTimeoutMs`; 409 past it) and checks again, as Connect
+   * re-runs its checks after the zombie fencing, since the connector may have changed meanwhile.
    */
   async #requireStopped(
     name: string,
@@ -272,11 +277,66 @@ export class OffsetsApi {
     }
     if (descriptor.type === 'source' && (tasks.fencing ?? []).length > 0) {
       if (fenced) throw stillFencing(name);
-      await fenceStoppedTasks(this.#ctx, name, tasks, record.config);
+      await this.#fenceZombies(name, tasks, record.config);
       return this.#requireStopped(name, true);
     }
     return { config: record.config, descriptor };
   }
+
+  /**
+   * Runs the stop's zombie-fencing round (`fenceZombiesWithin`) inside the request. A stop
+   * lists the tasks it took away; until they are fenced an old invocation could still commit
+   * offsets over the change, and the enumerator run the stop nudged may not have come yet (queued
+   * behind the run in progress, or, in AWS, behind an asynchronous Invoke). The enumerator may run
+   * the round at the same time; every step of it is idempotent or conditional.
+   *
+   * Throws {@link stillFencing}'s 409 when the round did not finish within the service's
+   * `zombieFencingTimeoutMs` (it goes on; the enumerator completes it otherwise), when it lost to
+   * a concurrent change, when Kafka or the store failed retriably, or when the service has no
+   * Kafka clients to fence with. Other failures propagate (a 500, as Connect's "Failed to
+   * perform zombie fencing").
+   */
+  async #fenceZombies(name: string, tasks: TaskConfigSet, config: ConfigMap): Promise<void> {
+    const ctx = this.#ctx;
+    const clients = ctx.zombieFencing;
+    if (clients === undefined) throw stillFencing(name);
+    const started = ctx.clock.now();
+    const deps: ZombieFencingDeps = {
+      store: ctx.store,
+      logger: ctx.logger,
+      clock: ctx.clock,
+      kafka: clients.kafka,
+      admin: clients.admin,
+      settings: {
+        transactionalIdPrefix: clients.transactionalIdPrefix,
+        offsetsTopic: clients.offsetsTopic,
+        dispatchConcurrency: DEFAULT_ENUMERATOR_SETTINGS.dispatchConcurrency,
+      },
+    };
+    const fields = () => ({ connector: name, tasks: tasks.fencing, ms: ctx.clock.now() - started });
+    let outcome: 'fenced' | 'timed-out';
+    try {
+      outcome = await fenceZombiesWithin(deps, name, tasks, config, ctx.zombieFencingTimeoutMs);
+    } catch (error) {
+      const retriable =
+        error instanceof ConflictError || (error instanceof ConnectError && error.retriable);
+      if (!retriable) throw error;
+      ctx.logger.warn('could not fence the tasks of a stop within the request; retry', {
+        ...fields(),
+        error,
+      });
+      throw stillFencing(name);
+    }
+    if (outcome === 'timed-out') throw stillFencing(name);
+    ctx.logger.debug('fenced the tasks of a stop within the request', fields());
+  }
+}
+
+/** The 409 of a stop whose tasks are not fenced yet. */
+function stillFencing(name: string): RestConflictError {
+  return new RestConflictError(
+    `The tasks of connector ${name} are still being fenced after the stop; retry in a few seconds`,
+  );
 }
 
 /** The connector's `alterOffsets` hook: `true` when it acknowledges; a refusal is a 400. */

@@ -8,6 +8,7 @@ import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../ports/config-
 import type { RestartRequest } from '../ports/connector-meta-store.js';
 import type { ReconcileTrigger } from '../ports/dispatch.js';
 import { ConnectorNotFoundError } from '../ports/errors.js';
+import type { KafkaAdminPort, KafkaClientFactory } from '../ports/kafka.js';
 import type { Logger } from '../ports/logger.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ConnectorStatusSnapshot } from '../ports/status-store.js';
@@ -15,13 +16,27 @@ import type { ConnectorConfigValidator } from './config-validation.js';
 import type { ConnectorStateInfo, ConnectorTaskId, ConnectorType } from './dto.js';
 import { connectorTypeOf } from './plugin-catalog.js';
 import { connectorStateInfo } from './status-view.js';
-import type { StopFencingClients } from './stop-fencing.js';
 
 /**
  * The longest connector name, in UTF-8 bytes: the state table indexes names in a sort key,
  * which DynamoDB limits to 1024 bytes. Longer names can never exist.
  */
 export const MAX_CONNECTOR_NAME_BYTES = 1024;
+
+/**
+ * The Kafka clients and names with which an offsets request runs the zombie-fencing round of a
+ * stopped source connector (see `OffsetsApi`).
+ */
+export interface ZombieFencingClients {
+  /** Builds the throwaway transactional producers whose initialisation fences the old ones. */
+  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
+  /** Reads commit markers and record fates to settle what the fenced tasks left pending. */
+  readonly admin: KafkaAdminPort;
+  /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
+  readonly transactionalIdPrefix: string;
+  /** The deployment's offsets topic (OFFSETS_TOPIC), for connectors without their own. */
+  readonly offsetsTopic: string;
+}
 
 /** The ports the control plane works over. */
 export interface ConnectServiceDeps {
@@ -33,16 +48,16 @@ export interface ConnectServiceDeps {
   readonly logger: Logger;
   /**
    * Kafka clients to fence a stopped source connector's tasks with inside an offsets request
-   * (see stop-fencing.ts). Without them such a request answers 409 until the enumerator has.
+   * (the zombie-fencing round). Without them such a request answers 409 until the enumerator has.
    */
-  readonly fencing?: StopFencingClients;
+  readonly zombieFencing?: ZombieFencingClients;
 }
 
 /** Shared by the parts of the service. */
 export interface ServiceContext extends ConnectServiceDeps {
   readonly validator: ConnectorConfigValidator;
-  /** The bound of the stop's fencing round inside an offsets request. */
-  readonly stopFencingTimeoutMs: number;
+  /** The bound of the stop's zombie-fencing round inside an offsets request. */
+  readonly zombieFencingTimeoutMs: number;
   /** `worker_id` shown for instances without a stored status, and written by the control plane. */
   readonly workerId: string;
   /** Asks the enumerator to reconcile `connector`, without waiting (see `ConnectService`). */

@@ -255,7 +255,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
         clock,
         logger: loggers(LOGGERS.rest),
         // Offsets requests right after a stop fence the stopped tasks themselves.
-        fencing: {
+        zombieFencing: {
           kafka,
           admin,
           transactionalIdPrefix: settings.transactionalIdPrefix,

@@ -106,11 +106,12 @@ export interface TaskConfigSet {
   readonly version: number;
   readonly tasks: readonly TaskConfigEntry[];
   /**
-   * Tasks whose config changed or that were removed by a write whose fencing round has not
-   * completed yet (absent or empty: none). While any is listed, invocations of older
-   * generations may still be live, so no task of the connector may start (a source partition
-   * that moved could be read before its old owner's last transaction is settled). Each write
-   * adds the tasks it replaces; `clearFencing` empties the list once they are fenced.
+   * The zombie-fencing list: tasks whose config changed or that were removed by a write whose
+   * zombie-fencing round has not completed yet (absent or empty: none). While any is listed,
+   * invocations of older generations may still be live, so no task of the connector may start
+   * (a source partition that moved could be read before its old owner's last transaction is
+   * settled). Each write adds the tasks it replaces; `clearFencing` empties the list once they
+   * are fenced.
    */
   readonly fencing?: readonly number[];
 }

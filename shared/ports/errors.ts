@@ -108,7 +108,7 @@ export class LeaseHeldError extends ConflictError {
 }
 
 /** A write carried a lease (epoch, owner) that is no longer the task's current one: a zombie. */
-export class EpochFencedError extends FencedError {
+export class LeaseFencedError extends FencedError {
   readonly connector: string;
   readonly task: number;
   readonly epoch: number;

@@ -48,7 +48,10 @@ export interface ProducerTransaction {
 
 /**
  * A producer with a stable transactional id. `connect` initialises it (InitProducerId), which
- * fences every older producer of the same id and completes or aborts its open transaction.
+ * fences every older producer of the same id and completes or aborts its open transaction: the
+ * producer fence, Kafka's half of a source task's fencing (the lease fence, ports/lease-store.ts,
+ * is the state store's). Source task ids come from `transactionalIdOf`
+ * (runtime/task/source-transaction-fate.ts).
  */
 export interface TransactionalProducer {
   readonly transactionalId: string;

@@ -1,12 +1,23 @@
 /**
  * Task leases: at most one live invocation per task. A lease is taken with one conditional
  * write that bumps the task's epoch; every later write of that invocation carries the lease as
- * its {@link Fence}, so an older invocation (a zombie after a timeout or a retry) is rejected
+ * its {@link LeaseFence}, so an older invocation (a zombie after a timeout or a retry) is rejected
  * as soon as a newer one holds the task.
+ *
+ * The lease fence is one of two fences of a source task (docs/glossary.md): it guards the
+ * invocation's writes to the state store (status, pending and committed source offsets, the
+ * lease itself), checked by each adapter in one place (`dynamodb/lease-fence.ts`,
+ * `memory/lease-fence.ts`) and refused with `LeaseFencedError`. The other, the producer fence, is
+ * Kafka's: initialising a producer with the task's transactional id fences older producers of
+ * that id. The enumerator's zombie-fencing round (runtime/enumerator/zombie-fencing.ts) raises
+ * both for the tasks a reconfiguration or a stop replaced.
  */
 
-/** Proof of ownership carried by every write a task makes. */
-export interface Fence {
+/**
+ * The lease fence: proof of ownership carried by every write a lease holder makes. A write
+ * succeeds only while the task's current lease has this epoch and owner.
+ */
+export interface LeaseFence {
   /** The epoch returned by `acquireLease`. */
   readonly epoch: number;
   /** The owner given to `acquireLease`: unique per invocation (e.g. the Lambda request id). */
@@ -20,7 +31,7 @@ export interface TaskRef {
 }
 
 /** A held lease. */
-export interface Lease extends Fence, TaskRef {
+export interface Lease extends LeaseFence, TaskRef {
   /** The task generation the lease was taken for. */
   readonly generation: number;
   /** Epoch millis (store clock) after which another invocation may take the task. */
@@ -65,20 +76,20 @@ export interface LeaseStore {
 
   /**
    * Extends the lease to now + `ttlMs`.
-   * @throws EpochFencedError (a FencedError) when the caller no longer holds the task.
+   * @throws LeaseFencedError (a FencedError) when the caller no longer holds the task.
    */
   renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
 
   /**
    * Frees the task for the next invocation (the epoch stays).
-   * @throws EpochFencedError when the caller no longer holds the task.
+   * @throws LeaseFencedError when the caller no longer holds the task.
    */
-  releaseLease(lease: Fence & TaskRef): Promise<void>;
+  releaseLease(lease: LeaseFence & TaskRef): Promise<void>;
 
   /**
    * Takes the task away from whoever holds it (a restart, or a task that must stop at once):
-   * the epoch is bumped and the lease freed, so the holder's next fenced write fails with
-   * `EpochFencedError` and the next `acquireLease` succeeds at once. Unconditional and
+   * the epoch is bumped and the lease freed, so the holder's next lease-fenced write fails with
+   * `LeaseFencedError` and the next `acquireLease` succeeds at once. Unconditional and
    * idempotent in effect (a free task only gets a higher epoch).
    * @returns the new epoch.
    */

@@ -1,5 +1,5 @@
 import type { SourcePartitionOffset } from '../connect/records.js';
-import type { Fence, TaskRef } from './lease-store.js';
+import type { LeaseFence, TaskRef } from './lease-store.js';
 
 /**
  * Source offsets per task (the exactly-once protocol's pending / committed pair) and sink
@@ -36,7 +36,7 @@ export interface CommittedSourceOffsets {
 
 /** Offsets of a transaction about to commit, written before the Kafka commit. */
 export interface PendingSourceOffsets extends CommittedSourceOffsets {
-  /** Positions of its offset records, for settling the transaction's fate on recovery. */
+  /** Positions of its offset records, for deciding the transaction's fate on recovery. */
   readonly positions: readonly OffsetRecordPosition[];
 }
 
@@ -85,7 +85,7 @@ export interface SinkOffsetAlteration {
  * Offsets.
  *
  * Contract (source, per task; every write carries the task's lease as `fence` and fails with
- * `EpochFencedError` once a newer invocation holds the task):
+ * `LeaseFencedError` once a newer invocation holds the task):
  * - `writePendingSourceOffsets` stores `pending` before the Kafka commit; `pending.seq` must be
  *   above `committed.seq` (else `StaleVersionError`). It replaces an earlier pending.
  * - `promotePendingSourceOffsets(seq)` moves pending to committed after the Kafka commit, only
@@ -94,9 +94,9 @@ export interface SinkOffsetAlteration {
  * - Together a healthy transaction costs two single-item writes; one when the promotion of a
  *   transaction and the pending entry of the next go together
  *   (`promoteAndWritePendingSourceOffsets`).
- * - The one source write without a fence is `settleRevokedPendingSourceOffsets`: the
- *   enumerator settles a revoked task's pending transaction while the task stays unleased at
- *   the epoch the revocation set.
+ * - The one source write without a lease fence is
+ *   `promoteOrDiscardRevokedPendingSourceOffsets`: the zombie-fencing round settles a revoked
+ *   task's pending transaction while the task stays unleased at the epoch the revocation set.
  *
  * Contract (source, REST alterations; KIP-875):
  * - `alterSourceOffsets` and `resetSourceOffsets` never write a task's entry: they write the
@@ -135,18 +135,18 @@ export interface OffsetStore {
    */
   listSourceOffsets(connector: string): Promise<TaskSourceOffsets[]>;
 
-  /** @throws EpochFencedError, StaleVersionError */
+  /** @throws LeaseFencedError, StaleVersionError */
   writePendingSourceOffsets(
     ref: TaskRef,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<void>;
 
-  /** @throws EpochFencedError, NoPendingOffsetsError */
+  /** @throws LeaseFencedError, NoPendingOffsetsError */
   promotePendingSourceOffsets(
     ref: TaskRef,
     seq: number,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets>;
 
   /**
@@ -154,29 +154,29 @@ export interface OffsetStore {
    * pending)` as one atomic write: a task that commits one transaction after another promotes
    * transaction N with the pending entry of N+1, so a healthy transaction costs one write.
    * Changes nothing when it throws.
-   * @throws EpochFencedError, NoPendingOffsetsError (as promote), StaleVersionError when
+   * @throws LeaseFencedError, NoPendingOffsetsError (as promote), StaleVersionError when
    *   `pending.seq` is not above `promoteSeq`
    */
   promoteAndWritePendingSourceOffsets(
     ref: TaskRef,
     promoteSeq: number,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets>;
 
   /**
    * Drops the pending transaction `seq`; returns `false` when there is none with that seq.
-   * @throws EpochFencedError
+   * @throws LeaseFencedError
    */
-  discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean>;
+  discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: LeaseFence): Promise<boolean>;
 
   /**
-   * Settles the pending transaction `seq` of a task taken away from its invocation, without a
-   * lease of its own: the enumerator's fencing round calls it after `revokeLease` (which
-   * returned `revokedEpoch`) and after initialising a producer with the task's transactional
-   * id, which completed or aborted the fenced invocation's transaction. `'committed'` moves
-   * pending to committed (as `promotePendingSourceOffsets`), `'aborted'` drops it (as
-   * `discardPendingSourceOffsets`).
+   * Promotes or discards, by its fate (`outcome`), the pending transaction `seq` of a task taken
+   * away from its invocation, without a lease of its own: the enumerator's zombie-fencing round
+   * calls it after `revokeLease` (which returned `revokedEpoch`) and after initialising a
+   * producer with the task's transactional id, which completed or aborted the fenced
+   * invocation's transaction. `'committed'` moves pending to committed (as
+   * `promotePendingSourceOffsets`), `'aborted'` drops it (as `discardPendingSourceOffsets`).
    *
    * One conditional write: it applies only while the task is still unleased at exactly
    * `revokedEpoch` (no owner, epoch = `revokedEpoch`: nobody took the task since, so nobody
@@ -184,7 +184,7 @@ export interface OffsetStore {
    * @returns `true` when it wrote; `false`, changing nothing, otherwise (the task was leased
    *   since, or nothing or another seq is pending). Never throws for those.
    */
-  settleRevokedPendingSourceOffsets(
+  promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,

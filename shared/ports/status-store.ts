@@ -1,5 +1,5 @@
 import type { ConnectorRecord, TaskConfigSet } from './config-store.js';
-import type { Fence, TaskRef } from './lease-store.js';
+import type { LeaseFence, TaskRef } from './lease-store.js';
 import type { SinkOffset } from './offset-store.js';
 
 /**
@@ -67,7 +67,7 @@ export interface SinkInvocationSnapshot extends ConnectorStatusSnapshot {
  *
  * Contract:
  * - A task writes its status with its lease as `fence`: the write succeeds only while that
- *   lease (epoch and owner) is the task's current one, else `EpochFencedError`. The control
+ *   lease (epoch and owner) is the task's current one, else `LeaseFencedError`. The control
  *   plane and enumerator write without a fence (UNASSIGNED, RESTARTING), as Kafka Connect's
  *   herder does with `put` rather than `putSafe`.
  * - Connector status is written by the enumerator without a fence (its runs are idempotent).
@@ -79,9 +79,13 @@ export interface StatusStore {
   getConnectorStatus(connector: string): Promise<Status | undefined>;
 
   /**
-   * @throws EpochFencedError (a FencedError) when `fence` is given and is not the current lease.
+   * @throws LeaseFencedError (a FencedError) when `fence` is given and is not the current lease.
    */
-  putTaskStatus(ref: TaskRef, status: StatusUpdate<TaskState>, fence?: Fence): Promise<TaskStatus>;
+  putTaskStatus(
+    ref: TaskRef,
+    status: StatusUpdate<TaskState>,
+    fence?: LeaseFence,
+  ): Promise<TaskStatus>;
 
   getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined>;
 

@@ -22,13 +22,13 @@ export async function createTestTopic(topic: string, numPartitions: number): Pro
 
 /**
  * Reads `topic` from the beginning, read_committed, until `count` records arrived (or 30 s
- * passed), then `settleMs` more so that a record past `count` (a duplicate) shows up too.
+ * passed), then `lingerMs` more so that a record past `count` (a duplicate) shows up too.
  * Records of a partition come in offset order.
  */
 export async function readTopicRecords(
   topic: string,
   count: number,
-  settleMs = 0,
+  lingerMs = 0,
 ): Promise<EsmSourceRecord[]> {
   const consumer = testKafka().consumer({ groupId: uniqueName('read'), maxWaitTimeInMs: 100 });
   const seen: EsmSourceRecord[] = [];
@@ -41,7 +41,7 @@ export async function readTopicRecords(
   });
   const deadline = Date.now() + 30_000;
   while (seen.length < count && Date.now() < deadline) await sleep(100);
-  if (settleMs > 0) await sleep(settleMs);
+  if (lingerMs > 0) await sleep(lingerMs);
   await consumer.disconnect();
   return seen;
 }

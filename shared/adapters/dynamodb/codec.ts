@@ -208,27 +208,6 @@ export function decodeTaskItem(connector: string, item: Item): TaskItem {
   };
 }
 
-/** Why a fenced write failed, from the item as it was. */
-export function fenceDetail(
-  old: TaskItem | undefined,
-  fence: { readonly epoch: number; readonly owner: string },
-): string {
-  if (old === undefined) return 'the task has no lease record (connector deleted?)';
-  if (old.epoch !== fence.epoch) return `the task is at epoch ${old.epoch ?? 0}`;
-  if (old.lease === undefined) return 'the lease was released';
-  return old.lease.owner === fence.owner
-    ? 'the write lost a race'
-    : `the lease belongs to ${old.lease.owner}`;
-}
-
-/** True when the item still carries `fence` (its failed write failed for another reason). */
-export function holdsFence(
-  old: TaskItem | undefined,
-  fence: { readonly epoch: number; readonly owner: string },
-): boolean {
-  return old?.epoch === fence.epoch && old.lease?.owner === fence.owner;
-}
-
 /** A `SINKOFFSET#` item at the current format, holding `offset.nextOffset`. */
 export function encodeSinkOffset(connector: string, offset: SinkOffset, now: number): Item {
   return {

@@ -8,8 +8,8 @@ import {
 } from '../../ports/errors.js';
 import type {
   AcquireLeaseRequest,
-  Fence,
   Lease,
+  LeaseFence,
   LeaseStore,
   TaskRef,
 } from '../../ports/lease-store.js';
@@ -21,7 +21,7 @@ import {
   decodeTaskItem,
   versionAttr,
 } from './codec.js';
-import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
+import { LEASE_FENCE_CONDITION, leaseFenceValues, throwLeaseFenced } from './lease-fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS } from './table-schema.js';
 
@@ -86,26 +86,26 @@ export class DynamoDbLeaseStore implements LeaseStore {
       connectorKey(lease.connector, KEYS.taskSk(lease.task)),
       {
         update: `SET #${ATTR.expiresAt} = :expiresAt`,
-        condition: FENCE_CONDITION,
-        values: { ...fenceValues(lease), ':expiresAt': num(expiresAt) },
+        condition: LEASE_FENCE_CONDITION,
+        values: { ...leaseFenceValues(lease), ':expiresAt': num(expiresAt) },
       },
       `renew the lease of ${lease.connector}-${lease.task}`,
     );
-    if (!result.ok) fenced(lease, lease, result);
+    if (!result.ok) throwLeaseFenced(lease, lease, result);
     return { ...lease, expiresAt };
   }
 
-  async releaseLease(lease: Fence & TaskRef): Promise<void> {
+  async releaseLease(lease: LeaseFence & TaskRef): Promise<void> {
     const result = await this.#table.update(
       connectorKey(lease.connector, KEYS.taskSk(lease.task)),
       {
         update: `REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`,
-        condition: FENCE_CONDITION,
-        values: fenceValues(lease),
+        condition: LEASE_FENCE_CONDITION,
+        values: leaseFenceValues(lease),
       },
       `release the lease of ${lease.connector}-${lease.task}`,
     );
-    if (!result.ok) fenced(lease, lease, result);
+    if (!result.ok) throwLeaseFenced(lease, lease, result);
   }
 
   async revokeLease(ref: TaskRef): Promise<number> {

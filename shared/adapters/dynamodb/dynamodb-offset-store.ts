@@ -9,7 +9,7 @@ import {
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../ports/errors.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   ADMIN_OFFSETS_TASK,
   type CommittedSourceOffsets,
@@ -27,19 +27,23 @@ import {
   decodeSinkOffset,
   decodeTaskItem,
   encodeSinkOffset,
-  holdsFence,
   jsonAttr,
   sinkOffsetCommit,
   versionAttr,
 } from './codec.js';
-import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
+import {
+  holdsLeaseFence,
+  LEASE_FENCE_CONDITION,
+  leaseFenceValues,
+  throwLeaseFenced,
+} from './lease-fence.js';
 import type { DynamoTable, WriteResult } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
 /** Copies pending to committed (operands are read from the item as it was before the update). */
 const PENDING_TO_COMMITTED = `#${ATTR.committedSeq} = #${ATTR.pendingSeq}, #${ATTR.committedOffsets} = #${ATTR.pendingOffsets}`;
-/** Promotes pending: the shared update of `promotePendingSourceOffsets` and the fencing settle. */
+/** Promotes pending: the update of `promotePendingSourceOffsets` and of a revoked task's. */
 const PROMOTE_UPDATE = `SET ${PENDING_TO_COMMITTED} REMOVE ${PENDING_ATTRS}`;
 const ABOVE_COMMITTED = (seq: string) =>
   `(attribute_not_exists(#${ATTR.committedSeq}) OR #${ATTR.committedSeq} < ${seq})`;
@@ -87,15 +91,15 @@ export class DynamoDbOffsetStore implements OffsetStore {
   async writePendingSourceOffsets(
     ref: TaskRef,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<void> {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
         update: `SET #${ATTR.pendingSeq} = :seq, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
-        condition: `${FENCE_CONDITION} AND ${ABOVE_COMMITTED(':seq')}`,
+        condition: `${LEASE_FENCE_CONDITION} AND ${ABOVE_COMMITTED(':seq')}`,
         values: {
-          ...fenceValues(fence),
+          ...leaseFenceValues(fence),
           ':seq': num(pending.seq),
           ':offsets': jsonAttr(pending.offsets),
           ':positions': jsonAttr(pending.positions),
@@ -106,7 +110,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
     );
     if (result.ok) return;
     const old = result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
-    if (!holdsFence(old, fence)) fenced(ref, fence, result);
+    if (!holdsLeaseFence(old, fence)) throwLeaseFenced(ref, fence, result);
     throw new StaleVersionError(
       `source offsets of ${ref.connector}-${ref.task}`,
       pending.seq - 1,
@@ -117,14 +121,14 @@ export class DynamoDbOffsetStore implements OffsetStore {
   async promotePendingSourceOffsets(
     ref: TaskRef,
     seq: number,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets> {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
         update: PROMOTE_UPDATE,
-        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
-        values: { ...fenceValues(fence), ':seq': num(seq) },
+        condition: `${LEASE_FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
+        values: { ...leaseFenceValues(fence), ':seq': num(seq) },
       },
       `promote the pending source offsets of ${ref.connector}-${ref.task}`,
     );
@@ -135,11 +139,11 @@ export class DynamoDbOffsetStore implements OffsetStore {
     this.#refusedPromotion(ref, seq, fence, result);
   }
 
-  /** Why a promotion of `seq` was refused: EpochFencedError or NoPendingOffsetsError. */
-  #refusedPromotion(ref: TaskRef, seq: number, fence: Fence, result: WriteResult): never {
+  /** Why a promotion of `seq` was refused: LeaseFencedError or NoPendingOffsetsError. */
+  #refusedPromotion(ref: TaskRef, seq: number, fence: LeaseFence, result: WriteResult): never {
     const old =
       result.ok || result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
-    if (!result.ok && !holdsFence(old, fence)) fenced(ref, fence, result);
+    if (!result.ok && !holdsLeaseFence(old, fence)) throwLeaseFenced(ref, fence, result);
     const detail =
       old?.pending === undefined
         ? 'nothing is pending'
@@ -153,7 +157,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
     ref: TaskRef,
     promoteSeq: number,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets> {
     const what = `source offsets of ${ref.connector}-${ref.task}`;
     if (pending.seq <= promoteSeq) throw new StaleVersionError(what, pending.seq - 1, promoteSeq);
@@ -162,9 +166,9 @@ export class DynamoDbOffsetStore implements OffsetStore {
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
         update: `SET ${PENDING_TO_COMMITTED}, #${ATTR.pendingSeq} = :next, #${ATTR.pendingOffsets} = :offsets, #${ATTR.pendingPositions} = :positions, #${ATTR.formatVersion} = :v`,
-        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
+        condition: `${LEASE_FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq AND ${ABOVE_COMMITTED(`#${ATTR.pendingSeq}`)}`,
         values: {
-          ...fenceValues(fence),
+          ...leaseFenceValues(fence),
           ':seq': num(promoteSeq),
           ':next': num(pending.seq),
           ':offsets': jsonAttr(pending.offsets),
@@ -181,23 +185,27 @@ export class DynamoDbOffsetStore implements OffsetStore {
     this.#refusedPromotion(ref, promoteSeq, fence, result);
   }
 
-  async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {
+  async discardPendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    fence: LeaseFence,
+  ): Promise<boolean> {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
         update: `REMOVE ${PENDING_ATTRS}`,
-        condition: `${FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq`,
-        values: { ...fenceValues(fence), ':seq': num(seq) },
+        condition: `${LEASE_FENCE_CONDITION} AND #${ATTR.pendingSeq} = :seq`,
+        values: { ...leaseFenceValues(fence), ':seq': num(seq) },
       },
       `discard the pending source offsets of ${ref.connector}-${ref.task}`,
     );
     if (result.ok) return true;
     const old = result.old === undefined ? undefined : decodeTaskItem(ref.connector, result.old);
-    if (!holdsFence(old, fence)) fenced(ref, fence, result);
+    if (!holdsLeaseFence(old, fence)) throwLeaseFenced(ref, fence, result);
     return false;
   }
 
-  async settleRevokedPendingSourceOffsets(
+  async promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,
@@ -217,7 +225,7 @@ export class DynamoDbOffsetStore implements OffsetStore {
             condition: unleased,
             values: { ':epoch': num(revokedEpoch), ':seq': num(seq) },
           },
-      `settle the pending source offsets of ${ref.connector}-${ref.task} after revoking its lease`,
+      `promote or discard the pending source offsets of ${ref.connector}-${ref.task} after revoking its lease`,
       { readOldOnFailure: false, returnValues: 'NONE' },
     );
     return result.ok;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   type ConnectorStatusSnapshot,
   type SinkInvocationSnapshot,
@@ -20,7 +20,7 @@ import {
   versionAttr,
 } from './codec.js';
 import { SINK_OFFSET_ATTRS, sinkOffsetsOf } from './dynamodb-offset-store.js';
-import { FENCE_CONDITION, fenced, fenceValues } from './fence.js';
+import { LEASE_FENCE_CONDITION, leaseFenceValues, throwLeaseFenced } from './lease-fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
@@ -94,7 +94,7 @@ export class DynamoDbStatusStore implements StatusStore {
   async putTaskStatus(
     ref: TaskRef,
     status: StatusUpdate<TaskState>,
-    fence?: Fence,
+    fence?: LeaseFence,
   ): Promise<TaskStatus> {
     const stored = stamp(status, this.#clock.now());
     const set = [
@@ -109,7 +109,7 @@ export class DynamoDbStatusStore implements StatusStore {
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
         update: `SET ${set.join(', ')}${stored.trace === undefined ? ` REMOVE #${ATTR.trace}` : ''}`,
-        ...(fence === undefined ? {} : { condition: FENCE_CONDITION }),
+        ...(fence === undefined ? {} : { condition: LEASE_FENCE_CONDITION }),
         values: {
           ':state': str(stored.state),
           ':workerId': str(stored.workerId),
@@ -117,12 +117,12 @@ export class DynamoDbStatusStore implements StatusStore {
           ':task': num(ref.task),
           ':v': versionAttr(),
           ...(stored.trace === undefined ? {} : { ':trace': str(stored.trace) }),
-          ...(fence === undefined ? {} : fenceValues(fence)),
+          ...(fence === undefined ? {} : leaseFenceValues(fence)),
         },
       },
       `write the status of ${ref.connector}-${ref.task}`,
     );
-    if (!result.ok && fence !== undefined) fenced(ref, fence, result);
+    if (!result.ok && fence !== undefined) throwLeaseFenced(ref, fence, result);
     return { ...ref, ...stored };
   }
 

@@ -2,7 +2,7 @@ import { ConnectError, FencedError, RetriableError } from '../../connect/errors.
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 
 /** Broker error codes that mean a newer producer owns the transactional id. */
-const fencingTypes = new Set([
+const producerFencedTypes = new Set([
   'PRODUCER_FENCED',
   'INVALID_PRODUCER_EPOCH',
   'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
@@ -63,9 +63,9 @@ export function isCoordinatorAnswer(error: unknown): boolean {
   return type !== undefined && coordinatorErrorTypes.has(type);
 }
 
-/** True when any error in the chain is a fencing error from the broker. */
-export function isFencing(error: unknown): boolean {
-  return chain(error).some((e) => e.type !== undefined && fencingTypes.has(e.type));
+/** True when any error in the chain says a newer producer fenced this one (the producer fence). */
+export function isProducerFenced(error: unknown): boolean {
+  return chain(error).some((e) => e.type !== undefined && producerFencedTypes.has(e.type));
 }
 
 /** The chain's types or messages, each once (kafkajs often repeats its cause's message). */
@@ -87,7 +87,7 @@ function describe(error: unknown): string {
 export function mapKafkaError(error: unknown, action: string, completing = false): ConnectError {
   if (error instanceof ConnectError) return error;
   const detail = describe(error);
-  if (isFencing(error)) {
+  if (isProducerFenced(error)) {
     return new FencedError(`${action} was fenced by a newer producer (${detail})`, {
       cause: error,
     });

@@ -1,6 +1,5 @@
 import type { ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { LoggerLevel, PendingRestart } from '../../ports/connector-meta-store.js';
-import { EpochFencedError } from '../../ports/errors.js';
 import type {
   CommittedSourceOffsets,
   PendingSourceOffsets,
@@ -103,27 +102,4 @@ export function copy<T>(value: T): T {
 /** UTF-8 size of a value's JSON: the memory adapter's measure of an item. */
 export function jsonBytes(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;
-}
-
-/**
- * Throws `EpochFencedError` unless `fence` is the task's current lease (same epoch and owner),
- * mirroring the DynamoDB condition `epoch = :epoch AND owner = :owner`.
- */
-export function assertFence(
-  record: TaskRecord | undefined,
-  connector: string,
-  task: number,
-  fence: { readonly epoch: number; readonly owner: string },
-): asserts record is TaskRecord {
-  const detail =
-    record === undefined
-      ? 'the task has no lease record (connector deleted?)'
-      : record.epoch !== fence.epoch
-        ? `the task is at epoch ${record.epoch ?? 0}`
-        : record.lease === undefined
-          ? 'the lease was released'
-          : record.lease.owner !== fence.owner
-            ? `the lease belongs to ${record.lease.owner}`
-            : undefined;
-  if (detail !== undefined) throw new EpochFencedError(connector, task, fence.epoch, detail);
 }

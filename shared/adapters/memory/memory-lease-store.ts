@@ -8,12 +8,13 @@ import {
 } from '../../ports/errors.js';
 import type {
   AcquireLeaseRequest,
-  Fence,
   Lease,
+  LeaseFence,
   LeaseStore,
   TaskRef,
 } from '../../ports/lease-store.js';
-import { assertFence, type MemoryDb, type TaskRecord } from './memory-db.js';
+import { assertLeaseFence } from './lease-fence.js';
+import type { MemoryDb, TaskRecord } from './memory-db.js';
 
 /** LeaseStore in memory. */
 export class MemoryLeaseStore implements LeaseStore {
@@ -51,16 +52,16 @@ export class MemoryLeaseStore implements LeaseStore {
 
   async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
     const record = this.#db.peek(lease.connector)?.taskRecords.get(lease.task);
-    assertFence(record, lease.connector, lease.task, lease);
+    assertLeaseFence(record, lease.connector, lease.task, lease);
     const current = record.lease;
     const expiresAt = this.#clock.now() + ttlMs;
     if (current !== undefined) record.lease = { ...current, expiresAt };
     return { ...lease, expiresAt };
   }
 
-  async releaseLease(lease: Fence & TaskRef): Promise<void> {
+  async releaseLease(lease: LeaseFence & TaskRef): Promise<void> {
     const record = this.#db.peek(lease.connector)?.taskRecords.get(lease.task);
-    assertFence(record, lease.connector, lease.task, lease);
+    assertLeaseFence(record, lease.connector, lease.task, lease);
     delete record.lease;
   }
 

@@ -9,7 +9,7 @@ import {
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../ports/errors.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   ADMIN_OFFSETS_TASK,
   type CommittedSourceOffsets,
@@ -20,14 +20,8 @@ import {
   type SourceOffsetAlteration,
   type TaskSourceOffsets,
 } from '../../ports/offset-store.js';
-import {
-  assertFence,
-  type ConnectorItems,
-  compareNames,
-  copy,
-  jsonBytes,
-  type MemoryDb,
-} from './memory-db.js';
+import { assertLeaseFence } from './lease-fence.js';
+import { type ConnectorItems, compareNames, copy, jsonBytes, type MemoryDb } from './memory-db.js';
 
 /** OffsetStore in memory; the admin entry is the task record {@link ADMIN_OFFSETS_TASK}. */
 export class MemoryOffsetStore implements OffsetStore {
@@ -59,10 +53,10 @@ export class MemoryOffsetStore implements OffsetStore {
   async writePendingSourceOffsets(
     ref: TaskRef,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<void> {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
-    assertFence(record, ref.connector, ref.task, fence);
+    assertLeaseFence(record, ref.connector, ref.task, fence);
     const committedSeq = record.committed?.seq;
     if (committedSeq !== undefined && committedSeq >= pending.seq) {
       throw new StaleVersionError(
@@ -77,14 +71,14 @@ export class MemoryOffsetStore implements OffsetStore {
   async promotePendingSourceOffsets(
     ref: TaskRef,
     seq: number,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets> {
     return this.#promote(ref, seq, fence);
   }
 
-  #promote(ref: TaskRef, seq: number, fence: Fence): CommittedSourceOffsets {
+  #promote(ref: TaskRef, seq: number, fence: LeaseFence): CommittedSourceOffsets {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
-    assertFence(record, ref.connector, ref.task, fence);
+    assertLeaseFence(record, ref.connector, ref.task, fence);
     const { pending, committed } = record;
     if (pending === undefined) {
       throw new NoPendingOffsetsError(ref.connector, ref.task, seq, 'nothing is pending');
@@ -114,10 +108,10 @@ export class MemoryOffsetStore implements OffsetStore {
     ref: TaskRef,
     promoteSeq: number,
     pending: PendingSourceOffsets,
-    fence: Fence,
+    fence: LeaseFence,
   ): Promise<CommittedSourceOffsets> {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
-    assertFence(record, ref.connector, ref.task, fence);
+    assertLeaseFence(record, ref.connector, ref.task, fence);
     if (pending.seq <= promoteSeq) {
       throw new StaleVersionError(
         `source offsets of ${ref.connector}-${ref.task}`,
@@ -130,15 +124,19 @@ export class MemoryOffsetStore implements OffsetStore {
     return committed;
   }
 
-  async discardPendingSourceOffsets(ref: TaskRef, seq: number, fence: Fence): Promise<boolean> {
+  async discardPendingSourceOffsets(
+    ref: TaskRef,
+    seq: number,
+    fence: LeaseFence,
+  ): Promise<boolean> {
     const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
-    assertFence(record, ref.connector, ref.task, fence);
+    assertLeaseFence(record, ref.connector, ref.task, fence);
     if (record.pending?.seq !== seq) return false;
     delete record.pending;
     return true;
   }
 
-  async settleRevokedPendingSourceOffsets(
+  async promoteOrDiscardRevokedPendingSourceOffsets(
     ref: TaskRef,
     seq: number,
     revokedEpoch: number,

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   type ConnectorStatusSnapshot,
   type SinkInvocationSnapshot,
@@ -10,7 +10,8 @@ import {
   type TaskStatus,
   truncateTrace,
 } from '../../ports/status-store.js';
-import { assertFence, copy, type MemoryDb } from './memory-db.js';
+import { assertLeaseFence } from './lease-fence.js';
+import { copy, type MemoryDb } from './memory-db.js';
 import { sinkOffsetsOf } from './memory-offset-store.js';
 
 /** StatusStore in memory. */
@@ -37,11 +38,11 @@ export class MemoryStatusStore implements StatusStore {
   async putTaskStatus(
     ref: TaskRef,
     status: StatusUpdate<TaskState>,
-    fence?: Fence,
+    fence?: LeaseFence,
   ): Promise<TaskStatus> {
     const records = this.#db.items(ref.connector).taskRecords;
     let record = records.get(ref.task);
-    if (fence !== undefined) assertFence(record, ref.connector, ref.task, fence);
+    if (fence !== undefined) assertLeaseFence(record, ref.connector, ref.task, fence);
     if (record === undefined) {
       record = {};
       records.set(ref.task, record);

@@ -21,7 +21,7 @@ export interface EnumeratorSettings {
   readonly transactionalIdPrefix: string;
   /**
    * The deployment's offsets topic (OFFSETS_TOPIC), for source connectors without
-   * `offsets.storage.topic`: where the fencing round looks up a fenced task's commit marker.
+   * `offsets.storage.topic`: where the zombie-fencing round looks up a fenced task's commit marker.
    */
   readonly offsetsTopic: string;
 }

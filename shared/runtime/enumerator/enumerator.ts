@@ -21,7 +21,6 @@ import {
   type EnumeratorDeps,
   type EnumeratorSettings,
 } from './enumerator-types.js';
-import { completeFencing } from './fencing.js';
 import { realignMappingGroup } from './mapping-rewind.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import { syncMappings } from './sink-mappings.js';
@@ -33,6 +32,7 @@ import {
   withPartitions,
 } from './task-configs.js';
 import { assertUnchanged, ConnectorChangedError, writeTaskConfigs } from './write-task-configs.js';
+import { fenceZombies } from './zombie-fencing.js';
 
 const STALE_RETRIES = 5;
 
@@ -106,10 +106,10 @@ export class Enumerator {
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
       taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
-      taskSet = await completeFencing(this.deps, name, taskSet, 'source', record.config);
-      report = await this.#settleStopped(record, taskSet);
+      taskSet = await fenceZombies(this.deps, name, taskSet, 'source', record.config);
+      report = await this.#reconcileStopped(record, taskSet);
     } else {
-      report = await this.#settleStarted(record, taskSet);
+      report = await this.#reconcileStarted(record, taskSet);
     }
     statuses = await store.status.listTaskStatuses(name);
     if (restart !== undefined) {
@@ -133,7 +133,7 @@ export class Enumerator {
     };
   }
 
-  /** Marks what the request restarts as RESTARTING and takes running tasks away (fencing). */
+  /** Marks what the request restarts as RESTARTING and revokes the leases of running tasks. */
   async #beginRestart(
     record: ConnectorRecord,
     restart: PendingRestart,
@@ -160,7 +160,10 @@ export class Enumerator {
     });
   }
 
-  async #settleStopped(record: ConnectorRecord, taskSet: TaskConfigSet): Promise<ConnectorReport> {
+  async #reconcileStopped(
+    record: ConnectorRecord,
+    taskSet: TaskConfigSet,
+  ): Promise<ConnectorReport> {
     const { store } = this.deps;
     for (const status of await store.status.listTaskStatuses(record.name)) {
       await store.status.removeTaskStatus(status);
@@ -183,7 +186,10 @@ export class Enumerator {
     };
   }
 
-  async #settleStarted(record: ConnectorRecord, current: TaskConfigSet): Promise<ConnectorReport> {
+  async #reconcileStarted(
+    record: ConnectorRecord,
+    current: TaskConfigSet,
+  ): Promise<ConnectorReport> {
     const { plugins } = this.deps;
     const name = record.name;
     let kind: 'source' | 'sink' | undefined;
@@ -215,7 +221,7 @@ export class Enumerator {
           topics = written.topics;
         }
       }
-      taskSet = await completeFencing(this.deps, name, taskSet, kind, resolved);
+      taskSet = await fenceZombies(this.deps, name, taskSet, kind, resolved);
     } catch (error) {
       if (error instanceof ConnectorChangedError) throw error;
       failure = error;
@@ -229,7 +235,7 @@ export class Enumerator {
     const finished =
       kind === 'sink' &&
       boundedFinished(taskSet.tasks, await this.deps.store.offsets.getSinkOffsets(name));
-    await this.#settleTaskStatuses(name, taskSet, kind, paused, finished);
+    await this.#reconcileTaskStatuses(name, taskSet, kind, paused, finished);
     const dispatched =
       kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
     const mappings =
@@ -311,7 +317,7 @@ export class Enumerator {
    * connector's tasks show PAUSED, a running sink connector's tasks RUNNING (the mapping feeds
    * them). FAILED stays until a restart.
    */
-  async #settleTaskStatuses(
+  async #reconcileTaskStatuses(
     name: string,
     taskSet: TaskConfigSet,
     kind: 'source' | 'sink' | undefined,
@@ -345,7 +351,7 @@ export class Enumerator {
   /** Invokes every source task that is not FAILED and not held by a live invocation. */
   async #dispatchSourceTasks(name: string, taskSet: TaskConfigSet): Promise<number[]> {
     const { store, invoker, clock, settings } = this.deps;
-    // Tasks still to be fenced: nothing starts until a run completes the round.
+    // Tasks still to be fenced: nothing starts until a run completes the zombie-fencing round.
     if ((taskSet.fencing ?? []).length > 0) return [];
     const failed = new Set(
       (await store.status.listTaskStatuses(name))

@@ -1,6 +1,6 @@
 import { RetriableError } from '../../connect/errors.js';
 import type { KafkaAdminPort } from '../../ports/kafka.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets, OffsetStore } from '../../ports/offset-store.js';
 import { pendingFate } from '../task/source-transaction-fate.js';
 
@@ -13,12 +13,12 @@ export interface RecoveryDeps {
 
 export interface RecoveryRequest {
   readonly ref: TaskRef;
-  readonly fence: Fence;
+  readonly fence: LeaseFence;
   /** The commit-marker group (`<prefix>-<connector>-<task>`), committed at seq on markerTopic-0. */
   readonly markerGroup: string;
   readonly markerTopic: string;
-  /** How long to wait for an undecided transaction before giving up (retriable), in ms. */
-  readonly settleTimeoutMs?: number;
+  /** How long to wait for an undecided fate before giving up (retriable), in ms. */
+  readonly fateTimeoutMs?: number;
 }
 
 export type RecoveryOutcome =
@@ -56,7 +56,7 @@ export async function recoverSourceOffsets(
     return { committed, outcome: { kind: 'clean' } };
   }
 
-  const deadline = deps.now() + (request.settleTimeoutMs ?? 30_000);
+  const deadline = deps.now() + (request.fateTimeoutMs ?? 30_000);
   for (;;) {
     const fate = await pendingFate(deps.admin, request, pending);
     if (fate.decided === 'committed') {

@@ -108,7 +108,7 @@ export type SourceRunOutcome =
   | 'not-running'
   | 'lease-held'
   | 'stale-generation'
-  /** The enumerator's fencing round of a reconfiguration is not complete; nothing ran. */
+  /** The enumerator's zombie-fencing round of a reconfiguration is not complete; nothing ran. */
   | 'awaiting-fencing'
   | 'fenced'
   | 'outcome-unknown'

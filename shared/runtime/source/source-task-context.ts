@@ -85,7 +85,7 @@ export class SourceTaskContextImpl implements SourceTaskContext {
    * offsets when that transaction committed, else its committed ones. An undecided transaction
    * ends this invocation (retriable); the enumerator fenced its producer, so it resolves soon.
    */
-  async #settled(other: TaskSourceOffsets): Promise<readonly SourceOffsetEntry[]> {
+  async #settledOffsets(other: TaskSourceOffsets): Promise<readonly SourceOffsetEntry[]> {
     const committed = other.committed?.offsets ?? [];
     const pending = other.pending;
     const fateOf = this.options.pendingFateOf;
@@ -114,7 +114,7 @@ export class SourceTaskContextImpl implements SourceTaskContext {
       .listSourceOffsets(this.options.ref.connector)
       .then((all) =>
         Promise.all(
-          all.filter((t) => t.task !== this.options.ref.task).map((t) => this.#settled(t)),
+          all.filter((t) => t.task !== this.options.ref.task).map((t) => this.#settledOffsets(t)),
         ),
       )
       .then((lists) => lists.flat());

@@ -15,7 +15,6 @@ import type { SourceRecordPipeline } from './pipeline.js';
 import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
 import { untransacted } from './producer-pool.js';
 import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
-import { SourceCommitter } from './source-committer.js';
 import type {
   SourceInvocation,
   SourceRunOutcome,
@@ -25,8 +24,9 @@ import type {
 import { SourceTaskContextImpl } from './source-task-context.js';
 import { SourceTaskMetrics } from './source-task-metrics.js';
 import type { SourceCheckpoint } from './source-transaction.js';
+import { SourceTransactionSequence } from './source-transaction-sequence.js';
 import { TopicCreator } from './topic-creator.js';
-import { dispatchSplits, type IgnoredRequest, planBoundaries } from './transaction-boundaries.js';
+import { dispatchSlices, type IgnoredRequest, planBoundaries } from './transaction-boundaries.js';
 
 export { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 export * from './source-runtime-types.js';
@@ -75,7 +75,7 @@ class SourceSession {
   readonly #metrics = new SourceTaskMetrics();
   #task: SourceTask | undefined;
   #pipeline: SourceRecordPipeline | undefined;
-  #committer: SourceCommitter | undefined;
+  #sequence: SourceTransactionSequence | undefined;
   #recovery: RecoveryOutcome | undefined;
 
   constructor(
@@ -91,11 +91,11 @@ class SourceSession {
   }
 
   #result(outcome: SourceRunOutcome, error?: Error): SourceRunResult {
-    const transactions = this.#committer?.transactions ?? 0;
+    const transactions = this.#sequence?.transactions ?? 0;
     this.#metrics.publish(
       this.deps.metrics,
       { Connector: this.invocation.connector, Task: String(this.invocation.task) },
-      { transactions, commitMs: this.#committer?.commitMs ?? [], failed: outcome === 'failed' },
+      { transactions, commitMs: this.#sequence?.commitMs ?? [], failed: outcome === 'failed' },
     );
     return {
       outcome,
@@ -187,7 +187,7 @@ class SourceSession {
 
       const context = new SourceTaskContextImpl({
         config: taskConfig,
-        own: () => (this.#committer?.committed ?? recovered.committed).offsets,
+        own: () => (this.#sequence?.committed ?? recovered.committed).offsets,
         offsets: deps.store.offsets,
         ref,
         // Connect offers a TransactionContext only under exactly-once support.
@@ -216,7 +216,7 @@ class SourceSession {
         invocation.task,
         invocation.generation,
       );
-      const committer = new SourceCommitter({
+      const sequence = new SourceTransactionSequence({
         scope: {
           ref,
           fence: this.lease,
@@ -237,7 +237,7 @@ class SourceSession {
           ? {}
           : { commitRecord: (record, metadata) => task.commitRecord(record, metadata) }),
       });
-      this.#committer = committer;
+      this.#sequence = sequence;
 
       // At least once, offsets are committed on an interval (Connect's offset.flush.interval.ms)
       // and records sent as they are polled; exactly once, per transaction.boundary.
@@ -265,25 +265,25 @@ class SourceSession {
           }
           lastRecordAt = deps.clock.now();
           await topics.ensure(topicsOf(batch));
-          await committer.open();
+          await sequence.open();
           countBatch(this.#metrics, batch);
           // Decided before the next poll: a boundary request belongs to the batch that made it.
-          const splits =
+          const slices =
             boundary === 'connector'
               ? planBoundaries(batch.polled, context.takeBoundaryRequests(), this.#ignored)
               : undefined;
           const due =
             boundary === 'poll' ||
-            (boundary === 'interval' && deps.clock.now() - committer.openedAt >= interval);
+            (boundary === 'interval' && deps.clock.now() - sequence.openedAt >= interval);
           if (this.#hasTime() && this.#metrics.polled < maxRecordsPerInvocation) {
             next = yieldToIo().then(() => this.#pollBatch());
             next.catch(() => undefined); // its failure surfaces when it is awaited
           }
-          if (splits === undefined) {
-            await committer.send(batch.polled, batch.produced, batch.deadLetters);
-            if (due) await committer.commit();
+          if (slices === undefined) {
+            await sequence.send(batch.polled, batch.produced, batch.deadLetters);
+            if (due) await sequence.commit();
           } else {
-            const aborted = await dispatchSplits(committer, batch, splits);
+            const aborted = await dispatchSlices(sequence, batch, slices);
             this.#metrics.aborted += aborted.transactions;
             // What an abort dropped was not written.
             this.#metrics.written -= aborted.produced;
@@ -294,8 +294,8 @@ class SourceSession {
         // A batch polled ahead and never sent: the next invocation polls it again.
         await next?.catch(() => undefined);
       }
-      await committer.commit();
-      await committer.settle();
+      await sequence.commit();
+      await sequence.promoteLastCommitted();
       await task.commit();
       await this.#stopTask();
       await this.#release();
@@ -342,7 +342,7 @@ class SourceSession {
   async #fail(error: unknown): Promise<SourceRunResult> {
     if (error instanceof AbandonedInvocation) throw error;
     const err = error instanceof Error ? error : new Error(String(error));
-    const open = this.#committer?.unwind();
+    const open = this.#sequence?.unwind();
     if (error instanceof FencedError) {
       // A newer invocation or producer owns the task: touch nothing it owns.
       await this.deps.producers.discard(this.#transactionalId);
@@ -360,7 +360,7 @@ class SourceSession {
       await open.abort().catch(() => this.deps.producers.discard(this.#transactionalId));
     }
     // The last transaction committed in Kafka (if no later one promoted it); else recovery does.
-    await this.#committer?.settle().catch(() => undefined);
+    await this.#sequence?.promoteLastCommitted().catch(() => undefined);
     await this.#stopTask().catch(() => undefined);
     if (isRetriable(error)) {
       await this.#release().catch(() => undefined);

@@ -5,7 +5,7 @@ import type {
   ProducerTransaction,
   TopicPartitionOffset,
 } from '../../ports/kafka.js';
-import type { Fence, TaskRef } from '../../ports/lease-store.js';
+import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets, OffsetStore } from '../../ports/offset-store.js';
 import { mergeOffsets, offsetRecord, sourcePartitionKey } from './offsets-topic.js';
 
@@ -19,7 +19,7 @@ export type SourceCheckpoint =
 
 export interface TransactionScope {
   readonly ref: TaskRef;
-  readonly fence: Fence;
+  readonly fence: LeaseFence;
   readonly connector: string;
   readonly offsetsTopic: string;
   readonly markerGroup: string;

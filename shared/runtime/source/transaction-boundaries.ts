@@ -2,7 +2,7 @@ import { IllegalStateError } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { OutgoingRecord } from '../../ports/kafka.js';
 import { type PolledBatch, sliceBatch } from './poll-batch.js';
-import type { DroppedRecords } from './source-committer.js';
+import type { DroppedRecords } from './source-transaction-sequence.js';
 
 /** How a connector-defined boundary ends the current transaction. */
 export type BoundaryKind = 'commit' | 'abort';
@@ -20,7 +20,7 @@ export interface BoundaryRequest {
  * Records `from` (inclusive) to `to` (exclusive) of a batch, and what happens to the open
  * transaction once they are in it: `commit`, `abort`, or nothing (`undefined`: it stays open).
  */
-export interface BatchSplit {
+export interface BatchSlice {
   readonly from: number;
   readonly to: number;
   readonly end: BoundaryKind | undefined;
@@ -30,7 +30,7 @@ export interface BatchSplit {
 export type IgnoredRequest = (message: string, fields: Readonly<Record<string, unknown>>) => void;
 
 /**
- * Splits a poll batch of `size` records at the task's boundary requests, as Kafka Connect's
+ * Slices a poll batch of `size` records at the task's boundary requests, as Kafka Connect's
  * `ExactlyOnceWorkerSourceTask` with `transaction.boundary=connector` applies them while it
  * dispatches the batch:
  * - a request naming a record ends the transaction right after that record (the records after
@@ -51,7 +51,7 @@ export function planBoundaries(
   polled: readonly SourceRecord[],
   requests: readonly BoundaryRequest[],
   ignored: IgnoredRequest,
-): BatchSplit[] {
+): BatchSlice[] {
   const size = polled.length;
   let batchEnd: BoundaryKind | undefined;
   let byRecord: Map<number, BoundaryKind> | undefined;
@@ -84,20 +84,20 @@ export function planBoundaries(
     }
     byRecord.set(index, kind);
   }
-  const splits: BatchSplit[] = [];
+  const slices: BatchSlice[] = [];
   let from = 0;
   if (byRecord !== undefined) {
     for (const index of [...byRecord.keys()].sort((a, b) => a - b)) {
-      splits.push({ from, to: index + 1, end: byRecord.get(index) });
+      slices.push({ from, to: index + 1, end: byRecord.get(index) });
       from = index + 1;
     }
   }
-  if (from < size) splits.push({ from, to: size, end: batchEnd });
-  return splits;
+  if (from < size) slices.push({ from, to: size, end: batchEnd });
+  return slices;
 }
 
-/** The parts of the committer `dispatchSplits` drives (see SourceCommitter). */
-export interface SplitTarget {
+/** The parts of a `SourceTransactionSequence` that `dispatchSlices` drives. */
+export interface SliceTarget {
   send(
     polled: readonly SourceRecord[],
     produced: readonly (OutgoingRecord | null)[],
@@ -108,27 +108,27 @@ export interface SplitTarget {
   abort(): Promise<DroppedRecords | undefined>;
 }
 
-/** What {@link dispatchSplits} aborted: transactions, and the records they dropped. */
-export interface AbortedSplits {
+/** What {@link dispatchSlices} aborted: transactions, and the records they dropped. */
+export interface AbortedSlices {
   readonly transactions: number;
   readonly produced: number;
   readonly deadLetters: number;
 }
 
 /**
- * Sends each split of `batch` into the open transaction, committing or aborting it where the
- * split says (a dead letter goes with the record that produced it). Resolves with what it
+ * Sends each slice of `batch` into the open transaction, committing or aborting it where the
+ * slice says (a dead letter goes with the record that produced it). Resolves with what it
  * aborted (an aborted transaction may hold records of earlier batches too).
  */
-export async function dispatchSplits(
-  target: SplitTarget,
+export async function dispatchSlices(
+  target: SliceTarget,
   batch: PolledBatch,
-  splits: readonly BatchSplit[],
-): Promise<AbortedSplits> {
+  slices: readonly BatchSlice[],
+): Promise<AbortedSlices> {
   let transactions = 0;
   let produced = 0;
   let deadLetters = 0;
-  for (const { from, to, end } of splits) {
+  for (const { from, to, end } of slices) {
     const part = sliceBatch(batch, from, to);
     await target.send(part.polled, part.produced, part.deadLetters);
     if (end === 'commit') await target.commit();

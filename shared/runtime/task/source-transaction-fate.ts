@@ -1,7 +1,8 @@
 /**
  * A source task's transactional identity and what became of its pending transaction: shared by
  * the source runtime (recovery at task start, `SourceTaskContext` offsets) and the enumerator's
- * fencing round (which settles what a fenced task left pending). docs/exactly-once-source.md.
+ * zombie-fencing round (which settles what a fenced task left pending).
+ * docs/exactly-once-source.md.
  */
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { PendingSourceOffsets } from '../../ports/offset-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectorNotFoundError, EpochFencedError } from '../../../shared/ports/errors.js';
+import { ConnectorNotFoundError, LeaseFencedError } from '../../../shared/ports/errors.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { seedConnector, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
@@ -102,7 +102,7 @@ export function deleteContract(factory: StateStoreFactory): void {
       );
 
       expect(current.epoch).toBe(zombie.epoch);
-      await expect(write).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(write).rejects.toBeInstanceOf(LeaseFencedError);
     });
   });
 }

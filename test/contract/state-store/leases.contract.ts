@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FencedError } from '../../../shared/connect/errors.js';
 import {
   ConnectorNotFoundError,
-  EpochFencedError,
+  LeaseFencedError,
   LeaseHeldError,
   StaleGenerationError,
   TargetNotRunningError,
@@ -140,7 +140,7 @@ export function leaseContract(factory: StateStoreFactory): void {
       });
 
       const renew = store.leases.renewLease(old, TTL_MS);
-      await expect(renew).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(renew).rejects.toBeInstanceOf(LeaseFencedError);
       const release = store.leases.releaseLease(old);
 
       await expect(release).rejects.toBeInstanceOf(FencedError);
@@ -179,14 +179,14 @@ export function leaseContract(factory: StateStoreFactory): void {
       // Assess
       expect(epoch).toBe(lease.epoch + 1);
       expect(next.epoch).toBe(epoch + 1);
-      await expect(store.leases.renewLease(lease, TTL_MS)).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(store.leases.renewLease(lease, TTL_MS)).rejects.toBeInstanceOf(LeaseFencedError);
       await expect(
         store.status.putTaskStatus(
           { connector: 'c', task: 0 },
           { state: 'RUNNING', workerId: 'w' },
           lease,
         ),
-      ).rejects.toBeInstanceOf(EpochFencedError);
+      ).rejects.toBeInstanceOf(LeaseFencedError);
     });
 
     it('revoking a free task only raises its epoch', async () => {

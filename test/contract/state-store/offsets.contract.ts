@@ -3,7 +3,7 @@ import { FencedError, IllegalStateError } from '../../../shared/connect/errors.j
 import {
   ConnectorNotFoundError,
   ConnectorNotStoppedError,
-  EpochFencedError,
+  LeaseFencedError,
   NoPendingOffsetsError,
   StaleVersionError,
 } from '../../../shared/ports/errors.js';
@@ -15,7 +15,7 @@ import {
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { leasedTask, seedConnector, shuffled, TTL_MS } from './fixtures.js';
 import type { StateStoreFactory } from './harness.js';
-import { settleRevokedContract } from './settle-revoked.contract.js';
+import { promoteOrDiscardRevokedContract } from './promote-or-discard-revoked.contract.js';
 
 const ref = { connector: 'c', task: 0 };
 
@@ -154,7 +154,7 @@ export function offsetContract(factory: StateStoreFactory): void {
         pending(3),
         zombie,
       );
-      await expect(fencedWrite).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(fencedWrite).rejects.toBeInstanceOf(LeaseFencedError);
 
       expect(await store.offsets.getSourceOffsets(ref)).toEqual(before);
     });
@@ -190,7 +190,7 @@ export function offsetContract(factory: StateStoreFactory): void {
       });
 
       const write = store.offsets.writePendingSourceOffsets(ref, pending(2), zombie);
-      await expect(write).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(write).rejects.toBeInstanceOf(LeaseFencedError);
       const promote = store.offsets.promotePendingSourceOffsets(ref, 1, zombie);
       await expect(promote).rejects.toBeInstanceOf(FencedError);
       const discard = store.offsets.discardPendingSourceOffsets(ref, 1, zombie);
@@ -221,7 +221,7 @@ export function offsetContract(factory: StateStoreFactory): void {
     });
   });
 
-  settleRevokedContract(factory);
+  promoteOrDiscardRevokedContract(factory);
 
   describe('source offsets changed through the REST API (the admin entry)', () => {
     it('lists an alteration as task -1, first, stamped newer than every task entry', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FencedError } from '../../../shared/connect/errors.js';
-import { EpochFencedError } from '../../../shared/ports/errors.js';
+import { LeaseFencedError } from '../../../shared/ports/errors.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { MAX_TRACE_LENGTH } from '../../../shared/ports/status-store.js';
 import { leasedTask, seedConnector, TTL_MS } from './fixtures.js';
@@ -85,7 +85,7 @@ export function statusContract(factory: StateStoreFactory): void {
         { state: 'RUNNING', workerId: 'zombie' },
         zombie,
       );
-      await expect(write).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(write).rejects.toBeInstanceOf(LeaseFencedError);
       await store.status.putTaskStatus(ref, { state: 'RUNNING', workerId: 'current' }, current);
 
       await expect(write).rejects.toBeInstanceOf(FencedError);
@@ -103,7 +103,7 @@ export function statusContract(factory: StateStoreFactory): void {
         lease,
       );
 
-      await expect(write).rejects.toBeInstanceOf(EpochFencedError);
+      await expect(write).rejects.toBeInstanceOf(LeaseFencedError);
     });
 
     it('forgets the status of a removed task but keeps its epoch', async () => {

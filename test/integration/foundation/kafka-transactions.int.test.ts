@@ -155,8 +155,8 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
       return entry?.partitions.find((p) => p.partition === 0)?.offset;
     };
     // The coordinator applies transactional offset commits right after the transaction
-    // completes; poll briefly for the value to settle (see architecture.md, step 1).
-    const settledOffset = async (expected: string) => {
+    // completes; poll briefly until the value shows (see architecture.md, step 1).
+    const visibleOffset = async (expected: string) => {
       const deadline = Date.now() + 10_000;
       let offset = await committedOffset();
       while (offset !== expected && Date.now() < deadline) {
@@ -173,7 +173,7 @@ describe('Kafka transactions on the pinned broker (kafkajs)', () => {
         topics: [{ topic, partitions: [{ partition: 0, offset: '7' }] }],
       });
       await first.commit();
-      expect(await settledOffset('7')).toBe('7');
+      expect(await visibleOffset('7')).toBe('7');
 
       const second = await producer.transaction();
       await second.send({ topic, messages: [{ value: 'r2' }] });

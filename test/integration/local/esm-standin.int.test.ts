@@ -119,7 +119,7 @@ describe('LocalEventSourceMappings (real broker)', () => {
       enabled: true,
       ...spec,
     });
-    await esm.settled();
+    await esm.whenIdle();
     return { mappings, esm, mapping };
   }
 
@@ -216,13 +216,13 @@ describe('LocalEventSourceMappings (real broker)', () => {
 
     // Act
     const disabled = await setEnabled(mappings, mapping, false);
-    await esm.settled();
+    await esm.whenIdle();
     await produce(name, [{ value: 'c' }, { value: 'd' }, { value: 'e' }]);
     await sleep(800);
     const whileDisabled = handler.invocations.length;
     const stateWhileDisabled = esm.status()[0]?.state;
     await setEnabled(mappings, disabled, true);
-    await esm.settled();
+    await esm.whenIdle();
     await waitFor(() => handler.delivered.length >= 5);
     await sleep(300);
 
@@ -242,7 +242,7 @@ describe('LocalEventSourceMappings (real broker)', () => {
 
     // Act
     await mappings.delete(mapping);
-    await esm.settled();
+    await esm.whenIdle();
     await produce(name, [{ value: 'b' }]);
     await sleep(800);
 
@@ -297,7 +297,7 @@ describe('LocalEventSourceMappings (real broker)', () => {
       current = await setEnabled(mappings, current, i % 2 === 0);
     }
     current = await mappings.update(current, { ...current, enabled: true, batchSize: 2 });
-    await esm.settled();
+    await esm.whenIdle();
     await produce(
       name,
       Array.from({ length: 9 }, (_, i) => ({ value: `v${i}` })),
@@ -327,12 +327,12 @@ describe('LocalEventSourceMappings (real broker)', () => {
     // Act
     const started = Date.now();
     const disabled = await setEnabled(mappings, mapping, false);
-    await esm.settled();
+    await esm.whenIdle();
     const stopMs = Date.now() - started;
     const committedWhileFailing = await committedOffsets(mapping.groupId, name);
     handler.failuresLeft = 0;
     await setEnabled(mappings, disabled, true);
-    await esm.settled();
+    await esm.whenIdle();
     await waitFor(() => handler.delivered.length >= 2);
 
     // Assess

@@ -72,20 +72,20 @@ function conditionalS3Client(inner: S3SinkClient, admin: S3Client, locks: KeyLoc
     const bytes = new Uint8Array(await new Response(stored.body).arrayBuffer());
     return { ...stored, bytes };
   };
-  /** A read of a settled version: single-part bodies match their MD5 ETag, others read twice. */
-  const settledRead = async (bucket: string, key: string): Promise<StoredObject | null> => {
+  /** A read of a complete version: single-part bodies match their MD5 ETag, others read twice. */
+  const completeRead = async (bucket: string, key: string): Promise<StoredObject | null> => {
     for (let attempt = 0; ; attempt += 1) {
       const read = await readFully(bucket, key);
       if (read === null) return null;
       const { etag, bytes } = read;
-      let settled: boolean;
+      let complete: boolean;
       if (etag !== null && !etag.includes('-')) {
-        settled = etag === `"${createHash('md5').update(bytes).digest('hex')}"`;
+        complete = etag === `"${createHash('md5').update(bytes).digest('hex')}"`;
       } else {
         const again = await readFully(bucket, key);
-        settled = again?.etag === etag && Buffer.from(again?.bytes ?? []).equals(bytes);
+        complete = again?.etag === etag && Buffer.from(again?.bytes ?? []).equals(bytes);
       }
-      if (settled || attempt >= 200) {
+      if (complete || attempt >= 200) {
         return {
           body: new ReadableStream<Uint8Array>({
             start: (controller) => {
@@ -119,7 +119,7 @@ function conditionalS3Client(inner: S3SinkClient, admin: S3Client, locks: KeyLoc
       await write();
     });
   return {
-    getObject: (bucket, key) => locks.run(`${bucket}/${key}`, () => settledRead(bucket, key)),
+    getObject: (bucket, key) => locks.run(`${bucket}/${key}`, () => completeRead(bucket, key)),
     putObject: (target, body, condition) =>
       guarded(target.bucket, target.key, condition, () => inner.putObject(target, body, condition)),
     completeMultipartUpload: (bucket, key, uploadId, parts, condition) =>

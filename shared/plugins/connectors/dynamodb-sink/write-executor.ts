@@ -105,7 +105,7 @@ async function writeItem(group: readonly RecordWrite[], run: WriteExecution): Pr
 /**
  * Writes `writes` (in batch order): one conditional write per item, at most
  * `run.concurrency` at once. On the first failure no further write starts; the writes in
- * flight settle, then the failure is thrown (RetriableError after retries, DataError without a
+ * flight finish, then the failure is thrown (RetriableError after retries, DataError without a
  * reporter, ConnectError otherwise). Whatever was written stays written: every write is
  * guarded, so the redelivered batch converges.
  */

@@ -54,7 +54,7 @@ describe('LocalReconciler', () => {
     await r.nudge('b');
     await r.nudge('a');
     await sleep(50);
-    await r.settled();
+    await r.whenIdle();
     // Assess
     expect(enumerator.runs.flat().sort()).toEqual(['a', 'b']);
     expect(r.runs).toBe(1);
@@ -69,7 +69,7 @@ describe('LocalReconciler', () => {
     await sleep(30); // the run for a is in progress
     await r.nudge('b');
     await sleep(150);
-    await r.settled();
+    await r.whenIdle();
     // Assess
     expect(enumerator.maxActive).toBe(1);
     expect(enumerator.runs).toEqual([['a'], ['b']]);
@@ -109,7 +109,7 @@ describe('LocalReconciler', () => {
     await sleep(40);
     await r.nudge('a');
     await sleep(40);
-    await r.settled();
+    await r.whenIdle();
     // Assess
     expect(calls).toBe(2);
     expect(r.runs).toBe(2);

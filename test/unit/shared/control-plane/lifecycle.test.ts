@@ -240,7 +240,7 @@ describe('LifecycleApi', () => {
     trigger.failing = true;
     // Act
     const res = await call(router, 'PUT', '/connectors/c/pause');
-    await service.settleNudges();
+    await service.waitForNudges();
     // Assess
     expect(res.status).toBe(202);
     expect(logger.lines.some((l) => l.level === 'warn' && /nudge/.test(l.message))).toBe(true);
@@ -252,11 +252,11 @@ describe('LifecycleApi', () => {
     trigger.nudge = () => new Promise<void>(() => {});
     await call(router, 'PUT', '/connectors/c/pause');
     // Act
-    const settled = await Promise.race([
-      service.settleNudges(20).then(() => 'settled'),
+    const waited = await Promise.race([
+      service.waitForNudges(20).then(() => 'returned'),
       new Promise((resolve) => setTimeout(() => resolve('hung'), 1000)),
     ]);
     // Assess
-    expect(settled).toBe('settled');
+    expect(waited).toBe('returned');
   });
 });

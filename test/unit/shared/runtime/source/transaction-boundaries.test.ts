@@ -7,9 +7,9 @@ import type { PolledBatch } from '../../../../../shared/runtime/source/poll-batc
 import {
   type BoundaryKind,
   type BoundaryRequest,
-  dispatchSplits,
+  dispatchSlices,
   planBoundaries,
-  type SplitTarget,
+  type SliceTarget,
 } from '../../../../../shared/runtime/source/transaction-boundaries.js';
 
 const encoder = new TextEncoder();
@@ -96,9 +96,9 @@ describe('planBoundaries', () => {
     const stranger = records(3)[1] as SourceRecord; // equal to polled[1], not the same object
     const { ignored, warn } = collectIgnored();
 
-    const splits = planBoundaries(polled, [{ kind: 'abort', record: stranger }], warn);
+    const slices = planBoundaries(polled, [{ kind: 'abort', record: stranger }], warn);
 
-    expect(splits).toEqual([{ from: 0, to: 3, end: undefined }]);
+    expect(slices).toEqual([{ from: 0, to: 3, end: undefined }]);
     expect(ignored).toHaveLength(1);
     expect(ignored[0]).toMatch(/abort the transaction after a record that is not one of the batch/);
   });
@@ -163,15 +163,15 @@ describe('planBoundaries', () => {
           }));
           if (batchKind !== undefined) requests.push({ kind: batchKind });
 
-          const splits = planBoundaries(polled, requests, () => {});
+          const slices = planBoundaries(polled, requests, () => {});
 
           let next = 0;
-          for (const split of splits) {
-            expect(split.from).toBe(next);
-            expect(split.to).toBeGreaterThan(split.from);
-            next = split.to;
-            const last = split.to - 1;
-            expect(split.end).toBe(byIndex.get(last) ?? (split.to === size ? batchKind : 'x'));
+          for (const slice of slices) {
+            expect(slice.from).toBe(next);
+            expect(slice.to).toBeGreaterThan(slice.from);
+            next = slice.to;
+            const last = slice.to - 1;
+            expect(slice.end).toBe(byIndex.get(last) ?? (slice.to === size ? batchKind : 'x'));
           }
           expect(next).toBe(size);
         },
@@ -180,15 +180,15 @@ describe('planBoundaries', () => {
   });
 });
 
-describe('dispatchSplits', () => {
+describe('dispatchSlices', () => {
   const out = (seq: number, topic = 'out'): OutgoingRecord => ({
     topic,
     key: null,
     value: encoder.encode(String(seq)),
   });
 
-  /** A committer that logs what it is given; `abort` answers whether a transaction was open. */
-  function target(): { log: string[]; target: SplitTarget } {
+  /** A sequence that logs what it is given; `abort` answers whether a transaction was open. */
+  function target(): { log: string[]; target: SliceTarget } {
     const log: string[] = [];
     let open: { produced: number; deadLetters: number } | undefined;
     return {
@@ -226,9 +226,9 @@ describe('dispatchSplits', () => {
       deadLetterOf: [1, 3],
       written: 3,
     };
-    const { log, target: committer } = target();
+    const { log, target: sequence } = target();
 
-    const aborted = await dispatchSplits(committer, batch, [
+    const aborted = await dispatchSlices(sequence, batch, [
       { from: 0, to: 2, end: 'commit' },
       { from: 2, to: 4, end: 'abort' },
       { from: 4, to: 5, end: undefined },
@@ -254,7 +254,7 @@ describe('dispatchSplits', () => {
       written: 2,
     };
     const sent: unknown[] = [];
-    const committer: SplitTarget = {
+    const sequence: SliceTarget = {
       send: async (p, produced) => {
         sent.push(p, produced);
       },
@@ -262,7 +262,7 @@ describe('dispatchSplits', () => {
       abort: async () => ({ produced: 0, deadLetters: 0 }),
     };
 
-    await dispatchSplits(committer, batch, [{ from: 0, to: 2, end: undefined }]);
+    await dispatchSlices(sequence, batch, [{ from: 0, to: 2, end: undefined }]);
 
     expect(sent[0]).toBe(batch.polled);
     expect(sent[1]).toBe(batch.produced);

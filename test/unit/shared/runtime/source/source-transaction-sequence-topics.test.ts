@@ -1,14 +1,14 @@
 /**
- * Active topic tracking (KIP-558) in the source committer: the topics a task writes to are
- * recorded once written (at the commit of their transaction, or at once when every send writes),
- * with one store write per new topic, never for dead letters or an aborted transaction.
+ * Active topic tracking (KIP-558) in the source transaction sequence: the topics a task writes
+ * to are recorded once written (at the commit of their transaction, or at once when every send
+ * writes), with one store write per new topic, never for dead letters or an aborted transaction.
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../../../../shared/ports/kafka.js';
-import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
 import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 
 const encoder = new TextEncoder();
@@ -49,7 +49,7 @@ function fakeTransaction(): ProducerTransaction {
   };
 }
 
-/** A committer of task c-0 over a memory store whose topic writes are counted. */
+/** The transaction sequence of task c-0 over a memory store whose topic writes are counted. */
 async function setup(options: { flushAt?: number; enabled?: boolean } = {}) {
   const store = createMemoryStateStore();
   const record = await store.configs.createConnector('c', { 'connector.class': 'datagen' });
@@ -73,7 +73,7 @@ async function setup(options: { flushAt?: number; enabled?: boolean } = {}) {
   };
   const tracker = new ActiveTopicTracker(topics, { enabled: options.enabled ?? true });
   const activeTopics = tracker.forTask(record, 0, generation);
-  const committer = new SourceCommitter({
+  const sequence = new SourceTransactionSequence({
     scope: {
       ref: { connector: 'c', task: 0 },
       fence: lease,
@@ -91,22 +91,22 @@ async function setup(options: { flushAt?: number; enabled?: boolean } = {}) {
     ...(activeTopics === undefined ? {} : { activeTopics }),
   });
   const listed = () => store.topics.listActiveTopics('c');
-  return { committer, writes, listed };
+  return { sequence, writes, listed };
 }
 
-describe('SourceCommitter: active topics', () => {
+describe('SourceTransactionSequence: active topics', () => {
   it('records the topics of a transaction when it commits, one write per topic', async () => {
     // Prepare
-    const { committer, writes, listed } = await setup();
+    const { sequence, writes, listed } = await setup();
     const first = batch(0, 500, ['orders', 'invoices']);
     // Act
-    await committer.send(first.polled, first.produced, []);
+    await sequence.send(first.polled, first.produced, []);
     const beforeCommit = await listed();
-    await committer.commit();
+    await sequence.commit();
     for (let i = 1; i <= 20; i += 1) {
       const next = batch(i * 500, 500, ['orders', 'invoices']);
-      await committer.send(next.polled, next.produced, []);
-      await committer.commit();
+      await sequence.send(next.polled, next.produced, []);
+      await sequence.commit();
     }
     // Assess
     expect(beforeCommit).toEqual([]);
@@ -116,53 +116,53 @@ describe('SourceCommitter: active topics', () => {
 
   it('records a topic first written later in the invocation', async () => {
     // Prepare
-    const { committer, listed } = await setup();
+    const { sequence, listed } = await setup();
     const first = batch(0, 10, ['orders']);
     const second = batch(10, 10, ['audit']);
     // Act
-    await committer.send(first.polled, first.produced, []);
-    await committer.commit();
-    await committer.send(second.polled, second.produced, []);
-    await committer.commit();
+    await sequence.send(first.polled, first.produced, []);
+    await sequence.commit();
+    await sequence.send(second.polled, second.produced, []);
+    await sequence.commit();
     // Assess
     expect(await listed()).toEqual(['audit', 'orders']);
   });
 
   it('does not record the topic of an aborted transaction or of dead letters', async () => {
     // Prepare
-    const { committer, listed } = await setup();
+    const { sequence, listed } = await setup();
     const aborted = batch(0, 5, ['dropped']);
     const kept = batch(5, 5, ['orders']);
     // Act
-    await committer.send(aborted.polled, aborted.produced, []);
-    await committer.abort();
-    await committer.send(
+    await sequence.send(aborted.polled, aborted.produced, []);
+    await sequence.abort();
+    await sequence.send(
       kept.polled,
       [null, ...kept.produced.slice(1)],
       [outgoing(5, 'orders-dlq')],
     );
-    await committer.commit();
+    await sequence.commit();
     // Assess
     expect(await listed()).toEqual(['orders']);
   });
 
   it('records as soon as the records are sent when every send writes (at least once)', async () => {
     // Prepare
-    const { committer, listed } = await setup({ flushAt: 1 });
+    const { sequence, listed } = await setup({ flushAt: 1 });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await committer.send(sent.polled, sent.produced, []);
+    await sequence.send(sent.polled, sent.produced, []);
     // Assess
     expect(await listed()).toEqual(['orders']);
   });
 
   it('records nothing when topic tracking is disabled', async () => {
     // Prepare
-    const { committer, writes, listed } = await setup({ enabled: false });
+    const { sequence, writes, listed } = await setup({ enabled: false });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await committer.send(sent.polled, sent.produced, []);
-    await committer.commit();
+    await sequence.send(sent.polled, sent.produced, []);
+    await sequence.commit();
     // Assess
     expect(writes).toEqual([]);
     expect(await listed()).toEqual([]);

@@ -16,7 +16,7 @@ export interface DroppedRecords {
   readonly deadLetters: number;
 }
 
-export interface SourceCommitterOptions {
+export interface SourceTransactionSequenceOptions {
   readonly scope: TransactionScope;
   /** Begins a Kafka transaction on the task's producer (one open at a time). */
   readonly begin: () => Promise<ProducerTransaction>;
@@ -28,7 +28,7 @@ export interface SourceCommitterOptions {
    * Fold each promotion into the next transaction's pending write (one store write per
    * transaction). Off, each commit is promoted at once: for commits minutes apart (at least
    * once, every `offsetFlushIntervalMs`) folding saves next to nothing, and a pending entry left
-   * by a crash costs its settling a read of the offsets topic.
+   * by a crash costs a read of the offsets topic to settle.
    */
   readonly foldPromotions: boolean;
   /**
@@ -45,13 +45,15 @@ export interface SourceCommitterOptions {
 }
 
 /**
- * The task's transactions, one after another (docs/exactly-once-source.md, step 5). A committed
+ * The task's transactions, one after another (docs/exactly-once-source.md, step 5): it opens
+ * each `SourceTransaction` (which does the commit itself: offset records, marker, pending write,
+ * Kafka commit), keeps one open at a time, and links each to the one before it. A committed
  * transaction's pending offsets are promoted by the next committed transaction's pending write
- * (one store write per transaction), or by `settle` when none follows; its records go to
- * `commitRecord` once it is promoted. An aborted transaction drops its records; a transaction
- * of offset records only commits its offsets.
+ * (one store write per transaction), or by `promoteLastCommitted` when none follows; its records
+ * go to `commitRecord` once it is promoted. An aborted transaction drops its records; a
+ * transaction of offset records only commits its offsets.
  */
-export class SourceCommitter {
+export class SourceTransactionSequence {
   #open: SourceTransaction | undefined;
   #openedAt = 0;
   /** The transaction being committed (aborted if the commit fails before its outcome is known). */
@@ -66,7 +68,7 @@ export class SourceCommitter {
   /** Topics of the open transaction's records not recorded as active yet. */
   readonly #newTopics = new Set<string>();
 
-  constructor(private readonly options: SourceCommitterOptions) {
+  constructor(private readonly options: SourceTransactionSequenceOptions) {
     this.#committed = options.committed;
   }
 
@@ -154,7 +156,7 @@ export class SourceCommitter {
     this.#unpromoted = done;
     await this.#recordTopics();
     if (previous !== undefined) await this.#report(previous);
-    if (!this.options.foldPromotions) await this.settle();
+    if (!this.options.foldPromotions) await this.promoteLastCommitted();
   }
 
   /**
@@ -186,7 +188,7 @@ export class SourceCommitter {
    * Promotes the last committed transaction if no later one did (then the `after-promote`
    * checkpoint), and reports its records to `commitRecord`.
    */
-  async settle(): Promise<void> {
+  async promoteLastCommitted(): Promise<void> {
     const unpromoted = this.#unpromoted;
     if (unpromoted === undefined) return;
     const { scope } = this.options;

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryStateStore } from '../../../../shared/adapters/memory/memory-state-store.js';
 import { RetriableError } from '../../../../shared/connect/errors.js';
-import { ConnectService } from '../../../../shared/control-plane/connect-service.js';
-import { createRouter } from '../../../../shared/control-plane/router.js';
 import {
-  STOP_FENCING_TIMEOUT_MS,
-  type StopFencingClients,
-} from '../../../../shared/control-plane/stop-fencing.js';
+  ConnectService,
+  ZOMBIE_FENCING_TIMEOUT_MS,
+} from '../../../../shared/control-plane/connect-service.js';
+import { createRouter } from '../../../../shared/control-plane/router.js';
+import type { ZombieFencingClients } from '../../../../shared/control-plane/service-context.js';
 import { builtinRegistry } from '../../../../shared/plugins/registry.js';
 import { systemClock } from '../../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../../shared/ports/kafka.js';
@@ -31,7 +31,7 @@ function fencingApi(timeoutMs?: number) {
   const logger = new RecordingLogger();
   const initialised: string[] = [];
   const onConnect: { hook: () => Promise<void> } = { hook: async () => {} };
-  const fencing: StopFencingClients = {
+  const zombieFencing: ZombieFencingClients = {
     kafka: {
       transactionalProducer: (transactionalId) => ({
         transactionalId,
@@ -56,11 +56,11 @@ function fencingApi(timeoutMs?: number) {
       reconcile: new RecordingTrigger(),
       clock: systemClock,
       logger,
-      fencing,
+      zombieFencing,
     },
     {
       kafkaClusterId: 'test',
-      ...(timeoutMs === undefined ? {} : { stopFencingTimeoutMs: timeoutMs }),
+      ...(timeoutMs === undefined ? {} : { zombieFencingTimeoutMs: timeoutMs }),
     },
   );
   return { store, logger, initialised, onConnect, router: createRouter(service, { logger }) };
@@ -84,8 +84,8 @@ async function stoppedRunningSource(api: ReturnType<typeof fencingApi>) {
   return lease;
 }
 
-describe('offsets right after a stop (the stop’s fencing round inside the request)', () => {
-  it('waits for the round at most STOP_FENCING_TIMEOUT_MS (10 s, inside API Gateway’s 29 s) by default', async () => {
+describe('offsets right after a stop (the stop’s zombie-fencing round inside the request)', () => {
+  it('waits for the round at most ZOMBIE_FENCING_TIMEOUT_MS (10 s, inside API Gateway’s 29 s) by default', async () => {
     // Prepare
     const api = fencingApi();
     await stoppedRunningSource(api);
@@ -97,12 +97,12 @@ describe('offsets right after a stop (the stop’s fencing round inside the requ
       const pending = call(api.router, 'PATCH', '/connectors/src/offsets', { body }).finally(() => {
         answered = true;
       });
-      await vi.advanceTimersByTimeAsync(STOP_FENCING_TIMEOUT_MS - 1);
+      await vi.advanceTimersByTimeAsync(ZOMBIE_FENCING_TIMEOUT_MS - 1);
       const beforeBound = answered;
       await vi.advanceTimersByTimeAsync(1);
       const res = await pending;
       // Assess
-      expect(STOP_FENCING_TIMEOUT_MS).toBe(10_000);
+      expect(ZOMBIE_FENCING_TIMEOUT_MS).toBe(10_000);
       expect(beforeBound).toBe(false);
       expect(res.status).toBe(409);
     } finally {
@@ -160,7 +160,7 @@ describe('offsets right after a stop (the stop’s fencing round inside the requ
     expect(first.body.message).toMatch(/still being fenced after the stop; retry/);
     expect(stored).toEqual([]);
     expect(api.logger.lines.map((l) => l.message)).toContain(
-      'the stop’s fencing round did not finish within the request',
+      'the stop’s zombie-fencing round did not finish within the request',
     );
     expect(retry.status).toBe(200);
   });

@@ -8,7 +8,7 @@ import type {
   TopicPartitionOffset,
 } from '../../../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../../../shared/ports/offset-store.js';
-import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
 
 const encoder = new TextEncoder();
 
@@ -94,7 +94,7 @@ async function setup(foldPromotions = true) {
   const faults: { abort?: Error } = {};
   const acknowledged: [SourceRecord, RecordMetadata | null][] = [];
   const position = { offset: 100 };
-  const committer = new SourceCommitter({
+  const sequence = new SourceTransactionSequence({
     scope: {
       ref: { connector: 'c', task: 0 },
       fence: lease,
@@ -116,7 +116,7 @@ async function setup(foldPromotions = true) {
   });
   return {
     store,
-    committer,
+    sequence,
     log,
     acknowledged,
     holdPromotions: (until: Promise<void>) => {
@@ -131,21 +131,21 @@ async function setup(foldPromotions = true) {
   };
 }
 
-describe('SourceCommitter', () => {
-  it("promotes each transaction in the next one's pending write, and the last one on settle", async () => {
-    const { committer, log, store } = await setup();
+describe('SourceTransactionSequence', () => {
+  it("promotes each transaction in the next one's pending write, and the last one on promoteLastCommitted", async () => {
+    const { sequence, log, store } = await setup();
 
-    await committer.send([record(1)], [outgoing(1)], []);
-    await committer.commit();
+    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await committer.send([record(2)], [outgoing(2)], []);
-    await committer.commit();
-    const beforeSettle = [...log];
-    await committer.settle();
+    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.commit();
+    const beforePromotion = [...log];
+    await sequence.promoteLastCommitted();
 
     expect(afterFirst.committed).toBeUndefined(); // committed in Kafka, pending in the store
     expect(afterFirst.pending?.seq).toBe(1);
-    expect(beforeSettle).toEqual([
+    expect(beforePromotion).toEqual([
       'send 2', // record 1 and its offset record
       'marker 1',
       'pending 1',
@@ -156,26 +156,30 @@ describe('SourceCommitter', () => {
       'commit',
       'commitRecord 1',
     ]);
-    expect(log.slice(beforeSettle.length)).toEqual(['promote 2', 'promoted 2', 'commitRecord 2']);
+    expect(log.slice(beforePromotion.length)).toEqual([
+      'promote 2',
+      'promoted 2',
+      'commitRecord 2',
+    ]);
     const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     expect(stored.committed).toEqual({
       seq: 2,
       offsets: [{ partition: { p: 0 }, offset: { seq: 2 }, at: 1_000 }],
     });
     expect(stored.pending).toBeUndefined();
-    expect(committer.committed.seq).toBe(2);
-    expect(committer.transactions).toBe(2);
+    expect(sequence.committed.seq).toBe(2);
+    expect(sequence.transactions).toBe(2);
   });
 
   it("reports each record with where it landed once its transaction's offsets are promoted", async () => {
-    const { committer, acknowledged } = await setup();
+    const { sequence, acknowledged } = await setup();
 
-    await committer.send([record(1), record(2)], [outgoing(1), null], []);
-    await committer.commit();
-    const beforeSettle = acknowledged.length;
-    await committer.settle();
+    await sequence.send([record(1), record(2)], [outgoing(1), null], []);
+    await sequence.commit();
+    const beforePromotion = acknowledged.length;
+    await sequence.promoteLastCommitted();
 
-    expect(beforeSettle).toBe(0);
+    expect(beforePromotion).toBe(0);
     expect(acknowledged.map(([r, metadata]) => [r.value, metadata])).toEqual([
       [1, { topic: 'out', partition: 0, offset: 100, timestamp: null }],
       [2, null], // produced nothing
@@ -183,44 +187,44 @@ describe('SourceCommitter', () => {
   });
 
   it('leaves the store as it was when the combined write fails, and hands back the transaction', async () => {
-    const { committer, log, failPromotions, store } = await setup();
-    await committer.send([record(1)], [outgoing(1)], []);
-    await committer.commit();
+    const { sequence, log, failPromotions, store } = await setup();
+    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.commit();
     failPromotions(new Error('store unavailable'));
 
-    await committer.send([record(2)], [outgoing(2)], []);
-    const failed = committer.commit().catch((error: unknown) => error);
+    await sequence.send([record(2)], [outgoing(2)], []);
+    const failed = sequence.commit().catch((error: unknown) => error);
 
     expect(await failed).toEqual(new Error('store unavailable'));
     expect(log).not.toContain('commitRecord 1');
     expect(log.filter((line) => line === 'commit')).toHaveLength(1);
     const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     expect(stored.pending?.seq).toBe(1);
-    expect(committer.unwind()).toBeDefined();
-    expect(committer.unwind()).toBeUndefined();
+    expect(sequence.unwind()).toBeDefined();
+    expect(sequence.unwind()).toBeUndefined();
   });
 
   it('aborts a transaction that changed nothing and keeps the committed offsets', async () => {
-    const { committer, log } = await setup();
+    const { sequence, log } = await setup();
 
-    await committer.open();
-    await committer.commit();
+    await sequence.open();
+    await sequence.commit();
 
     expect(log).toEqual(['abort']);
-    expect(committer.transactions).toBe(0);
-    expect(committer.committed).toEqual({ seq: 0, offsets: [] });
+    expect(sequence.transactions).toBe(0);
+    expect(sequence.committed).toEqual({ seq: 0, offsets: [] });
   });
 
   it("drops an aborted transaction's records and commits its offsets at once, as Kafka Connect does", async () => {
-    const { committer, log, store, acknowledged } = await setup();
-    await committer.send([record(1)], [outgoing(1)], []);
-    await committer.commit();
+    const { sequence, log, store, acknowledged } = await setup();
+    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.commit();
 
-    await committer.send([record(2, 1)], [outgoing(2)], [outgoing(20)]); // source partition p=1
-    const aborted = await committer.abort();
-    await committer.send([record(3)], [outgoing(3)], []);
-    await committer.commit();
-    await committer.settle();
+    await sequence.send([record(2, 1)], [outgoing(2)], [outgoing(20)]); // source partition p=1
+    const aborted = await sequence.abort();
+    await sequence.send([record(3)], [outgoing(3)], []);
+    await sequence.commit();
+    await sequence.promoteLastCommitted();
 
     expect(aborted).toEqual({ produced: 1, deadLetters: 1 }); // record 2 and its dead letter
     expect(log).toEqual([
@@ -251,16 +255,16 @@ describe('SourceCommitter', () => {
         { partition: { p: 1 }, offset: { seq: 2 }, at: 1_000 },
       ],
     });
-    expect(committer.transactions).toBe(3);
+    expect(sequence.transactions).toBe(3);
   });
 
   it('commits the offsets of a transaction aborted before anything was committed', async () => {
-    const { committer, log } = await setup();
+    const { sequence, log } = await setup();
 
-    await committer.send([record(1)], [outgoing(1)], []);
-    await committer.abort();
-    await committer.send([record(2)], [outgoing(2)], []);
-    await committer.commit();
+    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.abort();
+    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.commit();
 
     expect(log).toEqual([
       'abort',
@@ -273,20 +277,20 @@ describe('SourceCommitter', () => {
       'promote 1 + pending 2',
       'commit',
     ]);
-    expect(committer.committed.offsets).toEqual([
+    expect(sequence.committed.offsets).toEqual([
       { partition: { p: 0 }, offset: { seq: 2 }, at: 1_000 },
     ]);
   });
 
   it('promotes each commit at once when promotions are not folded (at least once)', async () => {
-    const { committer, log, store } = await setup(false);
+    const { sequence, log, store } = await setup(false);
 
-    await committer.send([record(1)], [outgoing(1)], []);
-    await committer.commit();
+    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await committer.send([record(2)], [outgoing(2)], []);
-    await committer.commit();
-    await committer.settle();
+    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.commit();
+    await sequence.promoteLastCommitted();
 
     expect(afterFirst.committed?.seq).toBe(1);
     expect(afterFirst.pending).toBeUndefined();
@@ -309,21 +313,21 @@ describe('SourceCommitter', () => {
   });
 
   it('does nothing when asked to abort with no transaction open', async () => {
-    const { committer, log } = await setup();
+    const { sequence, log } = await setup();
 
-    expect(await committer.abort()).toBeUndefined();
+    expect(await sequence.abort()).toBeUndefined();
     expect(log).toEqual([]);
   });
 
   it('hands back the transaction whose abort failed', async () => {
-    const { committer, failAborts } = await setup();
+    const { sequence, failAborts } = await setup();
     failAborts(new Error('broker gone'));
-    await committer.send([record(1)], [outgoing(1)], []);
+    await sequence.send([record(1)], [outgoing(1)], []);
 
-    const failed = committer.abort().catch((error: unknown) => error);
+    const failed = sequence.abort().catch((error: unknown) => error);
 
     expect(await failed).toEqual(new Error('broker gone'));
-    expect(committer.isOpen).toBe(false);
-    expect(committer.unwind()).toBeDefined();
+    expect(sequence.isOpen).toBe(false);
+    expect(sequence.unwind()).toBeDefined();
   });
 });

@@ -26,8 +26,8 @@ async function runningTask(store: StateStore): Promise<Lease> {
   return lease;
 }
 
-/** `OffsetStore.settleRevokedPendingSourceOffsets`: the enumerator's write after fencing a task. */
-export function settleRevokedContract(factory: StateStoreFactory): void {
+/** `OffsetStore.promoteOrDiscardRevokedPendingSourceOffsets`: the zombie-fencing round's write. */
+export function promoteOrDiscardRevokedContract(factory: StateStoreFactory): void {
   describe('pending source offsets of a revoked task', () => {
     it('promotes the pending transaction of a task whose lease was revoked', async () => {
       // Prepare
@@ -35,14 +35,14 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
       await runningTask(store);
       const epoch = await store.leases.revokeLease(ref);
       // Act
-      const settled = await store.offsets.settleRevokedPendingSourceOffsets(
+      const written = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch,
         'committed',
       );
       // Assess
-      expect(settled).toBe(true);
+      expect(written).toBe(true);
       expect(await store.offsets.getSourceOffsets(ref)).toEqual({
         ...ref,
         committed: { seq: 2, offsets: pending(2).offsets },
@@ -55,14 +55,14 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
       await runningTask(store);
       const epoch = await store.leases.revokeLease(ref);
       // Act
-      const settled = await store.offsets.settleRevokedPendingSourceOffsets(
+      const written = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch,
         'aborted',
       );
       // Assess
-      expect(settled).toBe(true);
+      expect(written).toBe(true);
       expect(await store.offsets.getSourceOffsets(ref)).toEqual({
         ...ref,
         committed: { seq: 1, offsets: pending(1).offsets },
@@ -82,14 +82,14 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
         ttlMs: TTL_MS,
       });
       // Act
-      const whileHeld = await store.offsets.settleRevokedPendingSourceOffsets(
+      const whileHeld = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch,
         'committed',
       );
       await store.leases.releaseLease(next);
-      const afterRelease = await store.offsets.settleRevokedPendingSourceOffsets(
+      const afterRelease = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch,
@@ -107,13 +107,13 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
       const epoch = await store.leases.revokeLease(ref);
       const before = await store.offsets.getSourceOffsets(ref);
       // Act
-      const older = await store.offsets.settleRevokedPendingSourceOffsets(
+      const older = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch - 1,
         'committed',
       );
-      const newer = await store.offsets.settleRevokedPendingSourceOffsets(
+      const newer = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         epoch + 1,
@@ -131,19 +131,19 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
       const epoch = await store.leases.revokeLease(ref);
       const before = await store.offsets.getSourceOffsets(ref);
       // Act
-      const promoteOther = await store.offsets.settleRevokedPendingSourceOffsets(
+      const promoteOther = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         3,
         epoch,
         'committed',
       );
-      const discardOther = await store.offsets.settleRevokedPendingSourceOffsets(
+      const discardOther = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         1,
         epoch,
         'aborted',
       );
-      const unknownTask = await store.offsets.settleRevokedPendingSourceOffsets(
+      const unknownTask = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         { connector: 'c', task: 7 },
         2,
         epoch,
@@ -164,13 +164,13 @@ export function settleRevokedContract(factory: StateStoreFactory): void {
       const lease = await runningTask(store);
       const before = await store.offsets.getSourceOffsets(ref);
       // Act
-      const promoted = await store.offsets.settleRevokedPendingSourceOffsets(
+      const promoted = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         lease.epoch,
         'committed',
       );
-      const discarded = await store.offsets.settleRevokedPendingSourceOffsets(
+      const discarded = await store.offsets.promoteOrDiscardRevokedPendingSourceOffsets(
         ref,
         2,
         lease.epoch,

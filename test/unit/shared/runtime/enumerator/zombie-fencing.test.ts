@@ -10,7 +10,7 @@ import {
   Enumerator,
   type EnumeratorDeps,
 } from '../../../../../shared/runtime/enumerator/enumerator.js';
-import { completeFencing } from '../../../../../shared/runtime/enumerator/fencing.js';
+import { fenceZombies } from '../../../../../shared/runtime/enumerator/zombie-fencing.js';
 import { datagenConfig, FakeCluster, harness } from './fixtures.js';
 
 const NAME = 'gen';
@@ -97,7 +97,7 @@ async function stop(s: Awaited<ReturnType<typeof setup>>) {
   return s.enumerator.reconcile(NAME);
 }
 
-describe('completeFencing', () => {
+describe('fenceZombies', () => {
   it('promotes what a stopped task left pending when its commit marker shows Kafka committed it', async () => {
     // Prepare
     const s = await setup({ 'offsets.storage.topic': 'gen-offsets' });
@@ -187,7 +187,7 @@ describe('completeFencing', () => {
       });
     };
     // Act
-    const done = await completeFencing(s.deps, NAME, set, 'source', s.config);
+    const done = await fenceZombies(s.deps, NAME, set, 'source', s.config);
     // Assess
     expect(done.fencing).toBeUndefined();
     expect((await s.h.store.offsets.getSourceOffsets(ref)).pending?.seq).toBe(2);
@@ -201,7 +201,7 @@ describe('completeFencing', () => {
     await s.h.store.configs.setTargetState(NAME, 'STOPPED');
     const set = await s.h.store.configs.putTaskConfigs(NAME, [], 1);
     // Act
-    const done = await completeFencing(s.deps, NAME, set, 'sink', s.config);
+    const done = await fenceZombies(s.deps, NAME, set, 'sink', s.config);
     // Assess
     expect(done.fencing).toBeUndefined();
     expect(s.h.fenced).toEqual([]);

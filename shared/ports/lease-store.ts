@@ -4,7 +4,7 @@
  * its {@link LeaseFence}, so an older invocation (a zombie after a timeout or a retry) is rejected
  * as soon as a newer one holds the task.
  *
- * The lease fence is one of two fences of a source task (docs/glossary.md): it guards the
+ * The lease fence is one of two fences of a source task (docs/architecture.md, "Glossary"): it guards the
  * invocation's writes to the state store (status, pending and committed source offsets, the
  * lease itself), checked by each adapter in one place (`dynamodb/lease-fence.ts`,
  * `memory/lease-fence.ts`) and refused with `LeaseFencedError`. The other, the producer fence, is

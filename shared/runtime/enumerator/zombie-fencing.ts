@@ -8,7 +8,7 @@
  * (`DistributedHerder.modifyConnectorOffsets`).
  *
  * Not to be confused with the lease fence (ports/lease-store.ts), the token every write of a
- * live invocation carries; the round raises it for the tasks it fences. docs/glossary.md.
+ * live invocation carries; the round raises it for the tasks it fences. docs/architecture.md, "Glossary".
  */
 import { ConnectorConfigNames } from '../../config/connector-config-defs.js';
 import type { ConfigMap, TaskConfigSet } from '../../ports/config-store.js';

@@ -77,6 +77,8 @@ class SourceSession {
   #pipeline: SourceRecordPipeline | undefined;
   #sequence: SourceTransactionSequence | undefined;
   #recovery: RecoveryOutcome | undefined;
+  /** The connector was PAUSED when the invocation last checked its assignment. */
+  #pausedMidRun = false;
 
   constructor(
     private readonly deps: SourceRuntimeDeps,
@@ -298,6 +300,15 @@ class SourceSession {
       await sequence.promoteLastCommitted();
       await task.commit();
       await this.#stopTask();
+      // Paused while running: the enumerator may have shown PAUSED before this invocation wrote
+      // RUNNING, so the invocation that noticed the pause says so last (under its lease).
+      if (this.#pausedMidRun) {
+        await deps.store.status.putTaskStatus(
+          ref,
+          { state: 'PAUSED', workerId: invocation.workerId },
+          this.lease,
+        );
+      }
       await this.#release();
       return this.#result('completed');
     } catch (error) {
@@ -325,7 +336,9 @@ class SourceSession {
       this.deps.store.configs.getTaskConfigs(this.invocation.connector),
     ]);
     const entry = tasks.tasks.find((t) => t.task === this.invocation.task);
-    return connector?.targetState === 'RUNNING' && entry?.generation === this.invocation.generation;
+    const assigned = entry?.generation === this.invocation.generation;
+    this.#pausedMidRun = assigned && connector?.targetState === 'PAUSED';
+    return connector?.targetState === 'RUNNING' && assigned;
   }
 
   async #stopTask(): Promise<void> {

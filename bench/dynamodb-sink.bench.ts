@@ -4,7 +4,6 @@ import { systemDynamoDbSinkDeps } from '../shared/plugins/connectors/dynamodb-si
 import { DynamoDbSinkConnector } from '../shared/plugins/connectors/dynamodb-sink/dynamodb-sink-connector.js';
 import { createDynamoDbSinkClient } from '../shared/plugins/connectors/dynamodb-sink/sdk-sink-client.js';
 import type { DynamoDbSinkClient } from '../shared/plugins/connectors/dynamodb-sink/sink-client.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
 import { createItemTable, dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import type { BenchServices } from './services.js';
 import {
@@ -86,10 +85,9 @@ export async function run(services: BenchServices): Promise<void> {
     version: new DynamoDbSinkConnector(deps).version(),
     create: () => new DynamoDbSinkConnector(deps),
   };
-  const plugins = builtinRegistry();
-  plugins.register(
-    timedSinkDescriptor(dynamoSink, 'bench.TimedDynamoDbSinkConnector', bench.timings),
-  );
+  const engine = bench.container({
+    plugins: [timedSinkDescriptor(dynamoSink, 'bench.TimedDynamoDbSinkConnector', bench.timings)],
+  });
   const connector = `${bench.prefix}-ours`;
   await bench.createConnector(connector, {
     name: connector,
@@ -105,19 +103,18 @@ export async function run(services: BenchServices): Promise<void> {
     'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
     'value.converter.schemas.enable': 'false',
   });
-  const runtime = bench.runtime(plugins);
   const items = bench.slices.map((slice) => slice.batches.map((batch) => batch.map(itemOf)));
 
   try {
     await bench.compare(
-      async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
+      async () => bench.runOurs(engine, connector, bench.nextSlice('ours')),
       (slice, batch) =>
         forEachLimited(items[slice.index]?.[batch] ?? [], CONCURRENCY, (item) =>
           client.send(new PutItemCommand({ TableName: baselineTable, Item: item })),
         ),
     );
   } finally {
-    await runtime.tasks.closeAll();
+    await bench.close();
     client.destroy();
   }
 }

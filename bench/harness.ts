@@ -15,7 +15,10 @@ import { fileURLToPath } from 'node:url';
 export interface ThroughputComparison {
   /** The benchmark's name: the first word of its line and the results file name. */
   readonly name: string;
-  /** Rounds of each side (default 5). A warm-up round of each runs first and is discarded. */
+  /**
+   * Rounds of each side (default {@link benchRounds}). A warm-up round of each runs first and is
+   * discarded.
+   */
   readonly rounds?: number;
   /** Unit of work, for the JSON results (default `ops`). */
   readonly unit?: string;
@@ -99,9 +102,19 @@ async function timed(work: () => Promise<number>): Promise<number> {
   return operations / seconds;
 }
 
+/**
+ * Rounds of each comparison: `BENCH_ROUNDS` when set (`BENCH_ROUNDS=1 npm run bench -- <name>`
+ * checks that a benchmark runs, in one short round), else 5.
+ */
+export function benchRounds(): number {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('BENCH_ROUNDS takes a count');
+  return rounds;
+}
+
 /** Alternates `ours` and `baseline` for `rounds` rounds, prints the ratio line, saves JSON. */
 export async function compareThroughput(spec: ThroughputComparison): Promise<ThroughputResult> {
-  const rounds = spec.rounds ?? 5;
+  const rounds = spec.rounds ?? benchRounds();
   await spec.baseline();
   await spec.ours();
   const ours: number[] = [];

@@ -2,13 +2,12 @@
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { retry } from '../shared/adapters/kafkajs/records.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
 import type {
   KafkaClientFactory,
   ProducerTransaction,
   TransactionalProducer,
 } from '../shared/ports/kafka.js';
-import { kafkaSinkDescriptor } from '../shared/runtime/sink/kafka-sink/descriptor.js';
+import { KAFKA_SINK_CLASS } from '../shared/runtime/sink/kafka-sink/descriptor.js';
 import { createTopic } from '../test/support/sink-campaign/input.js';
 import type { BenchServices } from './services.js';
 import { prepareSinkBench, type Timings, timedSinkDescriptor } from './sink-runner.js';
@@ -26,10 +25,8 @@ const PARTITIONS = 1;
 const PER_ROUND = 10_000;
 const BATCH = 500;
 
-type ProducerFactory = Pick<KafkaClientFactory, 'transactionalProducer'>;
-
-/** `inner`, timing the producer's initialisation and every transaction step. */
-function timedFactory(inner: ProducerFactory, timings: Timings): ProducerFactory {
+/** `inner`, timing its transactional producers' initialisation and every transaction step. */
+function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientFactory {
   const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
     send: (records) => timings.time('kafka send', () => tx.send(records)),
     sendOffsets: (group, offsets) =>
@@ -38,6 +35,8 @@ function timedFactory(inner: ProducerFactory, timings: Timings): ProducerFactory
     abort: () => tx.abort(),
   });
   return {
+    idempotentProducer: (options) => inner.idempotentProducer(options),
+    admin: (options) => inner.admin(options),
     transactionalProducer: (id, options): TransactionalProducer => {
       const producer = inner.transactionalProducer(id, options);
       return {
@@ -58,15 +57,13 @@ export async function run(services: BenchServices): Promise<void> {
     batch: BATCH,
   });
   const factory = new KafkaJsClientFactory({ brokers: bench.brokers, logLevel: logLevel.NOTHING });
-  const admin = factory.admin();
-  const plugins = builtinRegistry();
-  const kafkaSink = kafkaSinkDescriptor({
-    kafka: timedFactory(factory, bench.timings),
-    admin,
-    plugins,
-    transactionalIdPrefix: bench.prefix,
-  });
-  plugins.register(timedSinkDescriptor(kafkaSink, 'bench.TimedKafkaSinkConnector', bench.timings));
+  // The engine's own Kafka sink over timed clients, its put and preCommit timed by a wrapper
+  // registered once the engine has built the sink.
+  const engine = bench.container({ kafka: timedFactory(factory, bench.timings) });
+  const kafkaSink = engine.plugins.resolve(KAFKA_SINK_CLASS, 'sink');
+  engine.plugins.register(
+    timedSinkDescriptor(kafkaSink, 'bench.TimedKafkaSinkConnector', bench.timings),
+  );
   const connector = `${bench.prefix}-ours`;
   await bench.createConnector(connector, {
     name: connector,
@@ -77,7 +74,6 @@ export async function run(services: BenchServices): Promise<void> {
     'value.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
     'header.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
   });
-  const runtime = bench.runtime(plugins);
 
   // The bare loop: its own output topic, group and transactional producer.
   const kafka = new Kafka({ brokers: bench.brokers, logLevel: logLevel.NOTHING, retry });
@@ -109,7 +105,7 @@ export async function run(services: BenchServices): Promise<void> {
 
   try {
     await bench.compare(
-      async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
+      async () => bench.runOurs(engine, connector, bench.nextSlice('ours')),
       async (slice, batch) => {
         const work = batches[slice.index]?.[batch];
         if (work === undefined) return;
@@ -124,8 +120,7 @@ export async function run(services: BenchServices): Promise<void> {
     );
   } finally {
     await producer.disconnect();
-    await runtime.tasks.closeAll();
-    await admin.close();
+    await bench.close();
     await factory.close();
   }
 }

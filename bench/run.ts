@@ -5,7 +5,8 @@ import { BenchServices } from './services.js';
 
 /**
  * `npm run bench` runs every `bench/*.bench.ts`; `npm run bench -- <name> [<name>…]` runs the
- * named ones (file name without `.bench.ts`). Each file exports
+ * named ones (file name without `.bench.ts`); `BENCH_ROUNDS=1` makes each comparison one short
+ * round (a check that a benchmark runs, not a measurement). Each file exports
  * `run(services: BenchServices): Promise<void>` and prints its own ratio lines.
  */
 export interface BenchModule {

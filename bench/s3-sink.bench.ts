@@ -3,7 +3,6 @@ import type { PluginDescriptor } from '../shared/connect/plugin.js';
 import type { S3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-client.js';
 import { createS3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkConnector } from '../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
 import { s3rverClient } from '../test/support/sink-campaign/s3-target.js';
 import type { BenchServices } from './services.js';
 import {
@@ -67,8 +66,9 @@ export async function run(services: BenchServices): Promise<void> {
     version: new S3SinkConnector(deps).version(),
     create: () => new S3SinkConnector(deps),
   };
-  const plugins = builtinRegistry();
-  plugins.register(timedSinkDescriptor(s3Sink, 'bench.TimedS3SinkConnector', bench.timings));
+  const engine = bench.container({
+    plugins: [timedSinkDescriptor(s3Sink, 'bench.TimedS3SinkConnector', bench.timings)],
+  });
   const connector = `${bench.prefix}-ours`;
   await bench.createConnector(connector, {
     name: connector,
@@ -86,7 +86,6 @@ export async function run(services: BenchServices): Promise<void> {
     'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
     'value.converter.schemas.enable': 'false',
   });
-  const runtime = bench.runtime(plugins);
 
   // The baseline's objects, per slice and batch: the same keys under another directory, the
   // same JSON lines.
@@ -106,7 +105,7 @@ export async function run(services: BenchServices): Promise<void> {
 
   try {
     await bench.compare(
-      async () => bench.runOurs(runtime, connector, bench.nextSlice('ours')),
+      async () => bench.runOurs(engine, connector, bench.nextSlice('ours')),
       (slice, batch) =>
         forEachLimited(objects[slice.index]?.[batch] ?? [], CONCURRENCY, (o) =>
           s3.send(
@@ -120,7 +119,7 @@ export async function run(services: BenchServices): Promise<void> {
         ),
     );
   } finally {
-    await runtime.tasks.closeAll();
+    await bench.close();
     s3.destroy();
   }
 }

@@ -1,28 +1,27 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
-import type { PluginDescriptor, PluginRegistry } from '../shared/connect/plugin.js';
+import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import type { AnyPluginDescriptor, PluginDescriptor } from '../shared/connect/plugin.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../shared/engine/engine.js';
 import { systemClock } from '../shared/ports/clock.js';
-import { silentLogger } from '../shared/ports/logger.js';
+import type { KafkaClientFactory } from '../shared/ports/kafka.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { type KafkaEsmEvent, toEsmEvent } from '../shared/runtime/sink/esm-event.js';
-import { SinkTaskCache } from '../shared/runtime/sink/sink-task-cache.js';
-import {
-  runSinkInvocation,
-  type SinkRuntimeDeps,
-} from '../shared/runtime/sink/sink-task-runner.js';
+import { runSinkInvocation } from '../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../shared/runtime/task/task-split.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
 import { wrappedSinkDescriptor } from '../test/support/wrapped-sink.js';
-import { compareThroughput, percentile, saveResult } from './harness.js';
+import { benchRounds, compareThroughput, percentile, saveResult } from './harness.js';
 import type { BenchServices } from './services.js';
 
 /**
  * The sink benchmarks (`s3-sink`, `dynamodb-sink`, `kafka-sink`): the input is a real topic of
  * JSON records (~200 bytes); round k of either side handles slice k of it (`perRound` records,
  * in batches of `batch` records over the partitions). Ours = the sink connector through
- * `runSinkInvocation` (one warm container: task cache, state in DynamoDB on dynalite) fed the
+ * `runSinkInvocation` (one warm container: the engine, as a Lambda container builds it, with its
+ * task cache and its state in DynamoDB on dynalite) fed the
  * ESM events of the slice's batches (built before timing, as the mapping delivers them);
  * baseline = the raw client doing the same writes, prepared before timing too. Then where
  * ours' time goes: p50/p99 per step, per invocation.
@@ -34,7 +33,8 @@ import type { BenchServices } from './services.js';
  * these services; the distance between ours and the floor is the runtime's own cost.
  */
 
-export const ROUNDS = 5;
+/** Timed rounds of each side (the input holds one more slice, for the warm-up). */
+export const ROUNDS = benchRounds();
 
 /** Step durations in milliseconds. */
 export class Timings {
@@ -154,10 +154,17 @@ export interface SinkBench {
   nextSlice(side: 'ours' | 'baseline' | 'floor'): Slice;
   /** Stores `config` as connector `name` (one task owning every partition). */
   createConnector(name: string, config: Record<string, string>): Promise<void>;
-  /** A warm container's runtime over `plugins`, its state store calls timed. */
-  runtime(plugins: PluginRegistry): SinkRuntimeDeps;
-  /** Runs the slice's events through `runSinkInvocation`; returns the records written. */
-  runOurs(deps: SinkRuntimeDeps, connector: string, slice: Slice): Promise<number>;
+  /**
+   * A warm container: the engine over the bench's state store (its calls timed), with `plugins`
+   * beside the built-in ones, over `kafka` (the bench's own clients by default). Closed by
+   * `close`.
+   */
+  container(ports?: {
+    readonly plugins?: readonly AnyPluginDescriptor[];
+    readonly kafka?: KafkaClientFactory;
+  }): Engine;
+  /** Runs the slice's events through the engine's sink runtime; returns the records written. */
+  runOurs(engine: Engine, connector: string, slice: Slice): Promise<number>;
   /**
    * Compares ours with the baseline (every batch of a slice written by `writeBatch`), prints the
    * ratio line, saves results and prints ours' steps; then compares the protocol floor (see the
@@ -167,6 +174,8 @@ export interface SinkBench {
     ours: () => Promise<number>,
     writeBatch: (slice: Slice, batch: number) => Promise<unknown>,
   ): Promise<void>;
+  /** Closes the containers and the bench's clients. */
+  close(): Promise<void>;
 }
 
 function slicesOf(input: readonly (readonly InputRecord[])[], options: SinkBenchOptions): Slice[] {
@@ -222,6 +231,8 @@ export async function prepareSinkBench(
     return slice;
   };
   const floorConnector = `${prefix}-floor`;
+  const clients = new KafkaJsClientFactory({ brokers, logLevel: logLevel.NOTHING });
+  const containers: Engine[] = [];
   return {
     topic,
     brokers,
@@ -236,21 +247,19 @@ export async function prepareSinkBench(
       // The floor reads a connector of the same shape and moves its own offsets.
       await createConnector(floorConnector, { ...config, name: floorConnector });
     },
-    runtime(plugins) {
-      return {
-        store,
-        plugins,
-        clock: systemClock,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        logger: silentLogger,
-        tasks: new SinkTaskCache(),
-      };
+    container(ports = {}) {
+      const engine = createEngine(
+        { store, kafka: ports.kafka ?? clients, plugins: ports.plugins ?? [] },
+        { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
+      );
+      containers.push(engine);
+      return engine;
     },
-    async runOurs(deps, connector, slice) {
+    async runOurs(engine, connector, slice) {
       let written = 0;
       for (const event of slice.events) {
         const summary = await timings.time('invocation', () =>
-          runSinkInvocation(deps, {
+          runSinkInvocation(engine.sink, {
             connector,
             event,
             deadline: Date.now() + 120_000,
@@ -311,6 +320,10 @@ export async function prepareSinkBench(
         ours: floor,
         baseline,
       });
+    },
+    async close() {
+      for (const engine of containers) await engine.close();
+      await clients.close();
     },
   };
 }

@@ -4,32 +4,30 @@ import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-s
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
 import { STATE_TABLE } from '../shared/adapters/dynamodb/table-schema.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
-import { parseConnectorConfig } from '../shared/config/connector-config.js';
-import type { SourceRecord } from '../shared/connect/records.js';
+import type { PluginDescriptor } from '../shared/connect/plugin.js';
 import type { SourceConnector, SourceTask } from '../shared/connect/source.js';
-import { builtinRegistry } from '../shared/plugins/registry.js';
-import { systemClock } from '../shared/ports/clock.js';
+import {
+  createEngine,
+  DEFAULT_ENGINE_SETTINGS,
+  type Engine,
+  type EngineSettings,
+} from '../shared/engine/engine.js';
+import { datagenDescriptor } from '../shared/plugins/connectors/datagen/descriptor.js';
 import type {
   KafkaClientFactory,
   OutgoingRecord,
   ProducerTransaction,
   TransactionalProducer,
 } from '../shared/ports/kafka.js';
-import { silentLogger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../shared/runtime/source/pipeline.js';
-import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
-import {
-  defaultSourceRuntimeSettings,
-  runSourceInvocation,
-} from '../shared/runtime/source/source-task-runner.js';
+import { runSourceInvocation } from '../shared/runtime/source/source-task-runner.js';
 import { compareThroughput, percentile, saveResult } from './harness.js';
 import type { BenchServices } from './services.js';
 
 /**
- * The source benchmarks: datagen → our source runner (one task, batches of 500 records of ~200
- * bytes, JsonConverter, DynamoDB state on dynalite) vs the bare kafkajs producer of the same mode
+ * The source benchmarks: datagen → our source runner (the engine, as a Lambda container builds
+ * it: one task, batches of 500 records of ~200 bytes, JsonConverter, DynamoDB state on
+ * dynalite) vs the bare kafkajs producer of the same mode
  * sending the same number of ~200-byte records in batches of 500 to the same broker:
  * `source-eos` (exactly once; transactions) and `source-alo` (at least once; idempotent
  * producer). Also where a batch's fixed cost goes (p50/p99 per step; the promotion of a
@@ -38,7 +36,8 @@ import type { BenchServices } from './services.js';
  * The bare producer's records are smaller than datagen's (a 1-byte key, no headers, no
  * timestamp). A second comparison, `<name>-same-records`, gives it the byte-identical records
  * the runner produces (the JsonConverter key with its schema, the `datagen.partition` and
- * `datagen.seq` headers, the poll's timestamp), built before timing.
+ * `datagen.seq` headers, the poll's timestamp): those the engine produced for a twin connector
+ * before timing, grouped as it sent them.
  *
  * `source-eos-floor` compares the protocol's own floor with that same-records baseline: the
  * bare producer doing what every exactly-once transaction of docs/exactly-once-source.md must
@@ -127,18 +126,6 @@ function timedStore(store: StateStore, timings: Timings): StateStore {
   };
 }
 
-/** Times each poll batch's conversion (transformations and converters). */
-function timedPipeline(inner: SourceRecordPipeline, timings: Timings): SourceRecordPipeline {
-  const batch = inner.processBatch?.bind(inner);
-  return {
-    process: (record) => inner.process(record),
-    ...(batch === undefined
-      ? {}
-      : { processBatch: (records) => time(timings, 'convert batch', () => batch(records)) }),
-    close: () => inner.close(),
-  };
-}
-
 /** Times the connector's tasks' polls. */
 function timedConnector(connector: SourceConnector, timings: Timings): SourceConnector {
   const createTask = connector.createTask.bind(connector);
@@ -151,25 +138,106 @@ function timedConnector(connector: SourceConnector, timings: Timings): SourceCon
   return connector;
 }
 
-/** The records the runner produces for the first `count` datagen records, as kafkajs messages. */
+/** A timed datagen under its own class name: its tasks' polls are timed. */
+function timedDatagen(timings: Timings): PluginDescriptor<'source'> {
+  return {
+    ...datagenDescriptor,
+    className: 'bench.TimedDatagenSourceConnector',
+    aliases: [],
+    create: () => timedConnector(datagenDescriptor.create(), timings),
+  };
+}
+
+/** `inner`, keeping what its producers send to `topic`, each send call's records a batch. */
+function capturingFactory(
+  inner: KafkaClientFactory,
+  topic: string,
+  batches: OutgoingRecord[][],
+): KafkaClientFactory {
+  const keep = (records: readonly OutgoingRecord[]) => {
+    const batch = records.filter((r) => r.topic === topic);
+    if (batch.length > 0) batches.push(batch);
+  };
+  return {
+    transactionalProducer: (id, options) => {
+      const producer = inner.transactionalProducer(id, options);
+      return {
+        transactionalId: producer.transactionalId,
+        connect: () => producer.connect(),
+        begin: async () => {
+          const tx = await producer.begin();
+          return {
+            send: (records) => {
+              keep(records);
+              return tx.send(records);
+            },
+            sendOffsets: (group, offsets) => tx.sendOffsets(group, offsets),
+            commit: () => tx.commit(),
+            abort: () => tx.abort(),
+          };
+        },
+        close: () => producer.close(),
+      };
+    },
+    idempotentProducer: (options) => {
+      const producer = inner.idempotentProducer(options);
+      return {
+        connect: () => producer.connect(),
+        send: (records) => {
+          keep(records);
+          return producer.send(records);
+        },
+        close: () => producer.close(),
+      };
+    },
+    admin: (options) => inner.admin(options),
+  };
+}
+
+/**
+ * The records the runner produces for the first `count` records of the datagen connector
+ * `config`, as kafkajs messages: one invocation of a twin connector (`<name>-capture`, writing
+ * to `<topic>-capture`) through an engine of its own, whose Kafka clients keep what it sends.
+ */
 async function runnerRecords(
+  store: StateStore,
+  inner: KafkaClientFactory,
   config: Record<string, string>,
-  taskConfig: Record<string, string>,
+  settings: EngineSettings,
   count: number,
 ): Promise<Message[][]> {
-  const registry = builtinRegistry();
-  const task = (registry.resolve('datagen', 'source').create() as SourceConnector).createTask();
-  await task.start(taskConfig, {
-    configs: () => taskConfig,
-    offsetStorageReader: { offsets: async () => [], offset: async () => null },
-    transactionContext: null,
-  });
-  const pipeline = buildSourcePipeline(parseConnectorConfig(config, 'source'), 0, {
-    plugins: registry,
-    logger: silentLogger,
-    clock: systemClock,
-    sleep: async () => {},
-  });
+  const name = `${config.name}-capture`;
+  const topic = `${config['kafka.topic']}-capture`;
+  const sent: OutgoingRecord[][] = [];
+  const engine = createEngine({ store, kafka: capturingFactory(inner, topic, sent) }, settings);
+  try {
+    await engine.admin.createTopics([{ topic, partitions: 1 }]);
+    // The built-in datagen: the same records as the timed one, untimed.
+    const twin: Record<string, string> = {
+      ...config,
+      name,
+      'connector.class': datagenDescriptor.className,
+      'kafka.topic': topic,
+    };
+    await store.configs.createConnector(name, twin);
+    const connector = datagenDescriptor.create();
+    await connector.start(twin, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
+    const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
+    await connector.stop();
+    const result = await runSourceInvocation(engine.source, {
+      connector: name,
+      task: 0,
+      generation: set.tasks[0]?.generation ?? 0,
+      owner: 'bench-capture',
+      workerId: 'bench',
+      deadline: Date.now() + 120_000,
+    });
+    if (result.records < count) {
+      throw new Error(`the capture produced ${result.records} of ${count} records`);
+    }
+  } finally {
+    await engine.close();
+  }
   const buffer = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes));
   const toMessage = (record: OutgoingRecord): Message => ({
     key: buffer(record.key),
@@ -179,20 +247,7 @@ async function runnerRecords(
     ),
     ...(record.timestamp === undefined ? {} : { timestamp: String(record.timestamp) }),
   });
-  const batches: Message[][] = [];
-  for (let produced = 0; produced < count; ) {
-    const polled: SourceRecord[] = (await task.poll()) ?? [];
-    const messages: Message[] = [];
-    for (const record of polled) {
-      const result = await pipeline.process(record);
-      if (result.kind === 'produce') messages.push(toMessage(result.record));
-    }
-    batches.push(messages);
-    produced += messages.length;
-  }
-  await task.stop();
-  pipeline.close();
-  return batches;
+  return sent.map((batch) => batch.map(toMessage));
 }
 
 export async function runSourceBench(
@@ -210,17 +265,28 @@ export async function runSourceBench(
   const tableName = `bench-${Date.now().toString(36)}`;
   await ensureTable(client, tableName);
   const timings: Timings = new Map();
-  const store = timedStore(createDynamoDbStateStore({ client, tableName }), timings);
+  const rawStore = createDynamoDbStateStore({ client, tableName });
   const inner = new KafkaJsClientFactory({ brokers, logLevel: logLevel.NOTHING });
-  const factory = timedFactory(inner, timings);
-  const registry = builtinRegistry();
+  const settings: EngineSettings = {
+    ...DEFAULT_ENGINE_SETTINGS,
+    exactlyOnceSource: exactlyOnce,
+    source: { maxRecordsPerInvocation: perRound },
+  };
+  // One warm container: its state store calls, producer steps and task polls timed.
+  const engine: Engine = createEngine(
+    {
+      store: timedStore(rawStore, timings),
+      kafka: timedFactory(inner, timings),
+      plugins: [timedDatagen(timings)],
+    },
+    settings,
+  );
   const connectorName = `bench-${name}-${Date.now().toString(36)}`;
   const topic = `${connectorName}-out`;
-  const admin = factory.admin();
-  await admin.createTopics([{ topic, partitions: 1 }]);
+  await engine.admin.createTopics([{ topic, partitions: 1 }]);
   const config = {
     name: connectorName,
-    'connector.class': 'datagen',
+    'connector.class': 'bench.TimedDatagenSourceConnector',
     'kafka.topic': topic,
     quickstart: 'sequence',
     'source.partitions': '1',
@@ -228,25 +294,13 @@ export async function runSourceBench(
     'payload.bytes': '200',
     'value.converter.schemas.enable': 'false',
   };
-  await store.configs.createConnector(connectorName, config);
-  const connector = registry.resolve('datagen', 'source').create() as SourceConnector;
+  await rawStore.configs.createConnector(connectorName, config);
+  const connector = datagenDescriptor.create();
   await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
   const taskConfigs = await connector.taskConfigs(1);
-  const set = await store.configs.putTaskConfigs(connectorName, taskConfigs, 0);
-  // The runner resolves the connector through this registry: its tasks' polls are timed.
-  const timedRegistry = new Proxy(registry, {
-    get: (target, property, receiver) =>
-      property === 'resolve'
-        ? (...args: Parameters<typeof registry.resolve>) => {
-            const found = target.resolve(...args);
-            return found.type === 'source'
-              ? { ...found, create: () => timedConnector(found.create(), timings) }
-              : found;
-          }
-        : Reflect.get(target, property, receiver),
-  });
+  await connector.stop();
+  const set = await rawStore.configs.putTaskConfigs(connectorName, taskConfigs, 0);
   const generation = set.tasks[0]?.generation ?? 0;
-  const pool = new ProducerPool(factory);
   let invocation = 0;
 
   // The baseline's records: ~200-byte JSON values like datagen's, built before timing.
@@ -270,7 +324,7 @@ export async function runSourceBench(
     maxInFlightRequests: 1,
   });
   await bare.connect();
-  const sameRecords = await runnerRecords(config, taskConfigs[0] ?? {}, perRound);
+  const sameRecords = await runnerRecords(rawStore, inner, config, settings, perRound);
   const { partitionKey, sortKey } = STATE_TABLE;
   let floorSeq = 0;
   /** One floor transaction (see the module notes). */
@@ -283,7 +337,7 @@ export async function runSourceBench(
       topicMessages: [
         { topic, messages },
         {
-          topic: defaultSourceRuntimeSettings.offsetsTopic,
+          topic: settings.offsetsTopic,
           messages: [{ key: `["${connectorName}-floor",{"partition":0}]`, value: offsetJson }],
         },
       ],
@@ -293,7 +347,7 @@ export async function runSourceBench(
         consumerGroupId: `${name}-floor-marker`,
         topics: [
           {
-            topic: defaultSourceRuntimeSettings.offsetsTopic,
+            topic: settings.offsetsTopic,
             partitions: [{ partition: 0, offset: String(seq) }],
           },
         ],
@@ -338,39 +392,14 @@ export async function runSourceBench(
   try {
     const ours = async () => {
       invocation += 1;
-      const result = await runSourceInvocation(
-        {
-          store,
-          admin,
-          producers: pool,
-          plugins: timedRegistry,
-          clock: systemClock,
-          sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-          buildPipeline: (parsed) =>
-            timedPipeline(
-              buildSourcePipeline(parsed, 0, {
-                plugins: registry,
-                logger: silentLogger,
-                clock: systemClock,
-                sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-              }),
-              timings,
-            ),
-          settings: {
-            ...defaultSourceRuntimeSettings,
-            maxRecordsPerInvocation: perRound,
-            exactlyOnce,
-          },
-        },
-        {
-          connector: connectorName,
-          task: 0,
-          generation,
-          owner: `bench-${invocation}`,
-          workerId: 'bench',
-          deadline: Date.now() + 120_000,
-        },
-      );
+      const result = await runSourceInvocation(engine.source, {
+        connector: connectorName,
+        task: 0,
+        generation,
+        owner: `bench-${invocation}`,
+        workerId: 'bench',
+        deadline: Date.now() + 120_000,
+      });
       if (result.outcome !== 'completed') {
         throw new Error(`invocation ended ${result.outcome}`, { cause: result.error });
       }
@@ -407,9 +436,7 @@ export async function runSourceBench(
     }
   } finally {
     await bare.disconnect();
-    await pool.closeAll();
-    await connector.stop();
-    await admin.close();
+    await engine.close();
     await inner.close();
   }
 }

@@ -49,6 +49,7 @@ import {
   type SourceRuntimeDeps,
   type SourceRuntimeSettings,
 } from '../runtime/source/source-runtime-types.js';
+import type { SourceCheckpoint } from '../runtime/source/source-transaction.js';
 import { ActiveTopicTracker } from '../runtime/task/active-topics.js';
 
 /** What the engine stands on; every port but the store and the Kafka clients has a default. */
@@ -73,6 +74,13 @@ export interface EnginePorts {
   readonly reconcile?: ReconcileTrigger;
   /** Plugins beyond the built-in ones. */
   readonly plugins?: readonly AnyPluginDescriptor[];
+  /** Uniform in [0, 1), for the sink tasks' retry jitter. @default Math.random */
+  readonly random?: () => number;
+  /**
+   * Test hook: called at each step of a source task's transaction protocol; throwing there
+   * abandons the invocation as a crash would (the crash campaigns). @default none
+   */
+  readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
 }
 
 /** How the engine behaves: Kafka Connect's worker settings, in one object. */
@@ -93,6 +101,11 @@ export interface EngineSettings {
   readonly commit?: string;
   /** The `root` level `GET /admin/loggers` reports until one is set. @default 'INFO' */
   readonly rootLogLevel?: string;
+  /**
+   * How long `PATCH`/`DELETE /connectors/{c}/offsets` may spend on the zombie-fencing round of a stopped source
+   * connector's tasks before answering 409. @default ZOMBIE_FENCING_TIMEOUT_MS (10 s)
+   */
+  readonly zombieFencingTimeoutMs?: number;
   /** Source runtime settings beyond the ones above (tests, the local runtime). */
   readonly source?: Partial<SourceRuntimeSettings>;
   /** Enumerator settings beyond the ones above. */
@@ -160,6 +173,8 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
   const providers =
     ports.configProviders === undefined ? {} : { configProviders: ports.configProviders };
   const metrics = ports.metrics === undefined ? {} : { metrics: ports.metrics };
+  const checkpoint = ports.checkpoint === undefined ? {} : { checkpoint: ports.checkpoint };
+  const random = ports.random === undefined ? {} : { random: ports.random };
 
   const sourceWith = (pool: ProducerPool): SourceRuntimeDeps => ({
     store,
@@ -186,6 +201,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     },
     ...providers,
     ...metrics,
+    ...checkpoint,
   });
 
   const sinkLogger = loggers(LOGGERS.sink);
@@ -206,6 +222,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     activeTopics,
     ...providers,
     ...metrics,
+    ...random,
   };
 
   const reconcile: ReconcileTrigger = ports.reconcile ?? {
@@ -269,6 +286,9 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
         topicTracking: settings.topicTracking,
         ...(settings.commit === undefined ? {} : { commit: settings.commit }),
         ...(settings.rootLogLevel === undefined ? {} : { rootLogLevel: settings.rootLogLevel }),
+        ...(settings.zombieFencingTimeoutMs === undefined
+          ? {}
+          : { zombieFencingTimeoutMs: settings.zombieFencingTimeoutMs }),
       },
     );
 

@@ -6,14 +6,13 @@
  */
 import { ConfigDef } from '../../shared/connect/config-def.js';
 import type { ConnectorContext, SinkTaskContext } from '../../shared/connect/context.js';
-import type { AnyPluginDescriptor, PluginRegistry } from '../../shared/connect/plugin.js';
+import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
 import {
   type SinkRecord,
   type TopicPartition,
   topicPartitionKey,
 } from '../../shared/connect/records.js';
 import { SinkConnector, SinkTask, type TopicPartitionOffsets } from '../../shared/connect/sink.js';
-import { builtinRegistry } from '../../shared/plugins/registry.js';
 
 export const RECORDING_SINK_CLASS = 'test.RecordingSinkConnector';
 export const RECORDING_SYSTEM_CONFIG = 'recording.system';
@@ -166,8 +165,3 @@ export const recordingSinkDescriptor: AnyPluginDescriptor = {
   version: '1',
   create: () => new RecordingSinkConnector(),
 };
-
-/** The built-in plugins plus the recording sink. */
-export function recordingSinkRegistry(): PluginRegistry {
-  return builtinRegistry([recordingSinkDescriptor]);
-}

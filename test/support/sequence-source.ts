@@ -1,6 +1,6 @@
 import { ConfigDef } from '../../shared/connect/config-def.js';
 import type { SourceTaskContext } from '../../shared/connect/context.js';
-import { type AnyPluginDescriptor, PluginRegistry } from '../../shared/connect/plugin.js';
+import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
 import { SourceRecord } from '../../shared/connect/records.js';
 import { SourceConnector, SourceTask } from '../../shared/connect/source.js';
 
@@ -110,9 +110,3 @@ export const SEQUENCE_CONVERTERS = {
   'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
   'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
 } as const;
-
-export function sequenceRegistry(): PluginRegistry {
-  const registry = new PluginRegistry();
-  registry.register(sequenceSourceDescriptor);
-  return registry;
-}

@@ -12,11 +12,11 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
-import { builtinRegistry } from '../../shared/plugins/registry.js';
+import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../../shared/engine/engine.js';
 import { systemClock } from '../../shared/ports/clock.js';
-import { silentLogger } from '../../shared/ports/logger.js';
+import type { KafkaClientFactory } from '../../shared/ports/kafka.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
-import { SinkTaskCache } from '../../shared/runtime/sink/sink-task-cache.js';
 import { TASK_PARTITIONS_KEY } from '../../shared/runtime/task/task-split.js';
 import { createDynamoTarget, dynaliteClient } from './sink-campaign/dynamodb-target.js';
 import { Faults, faultyOffsets, faultySinkDescriptor } from './sink-campaign/faults.js';
@@ -89,7 +89,7 @@ async function createTarget(
 ): Promise<SinkTarget> {
   if (sink === 's3') return createS3Target(services, `${prefix}-s3`);
   if (sink === 'dynamodb') return createDynamoTarget(services, `${prefix}-ddb`);
-  return createKafkaTarget(services, { inputTopic: topic, transactionalIdPrefix: prefix });
+  return createKafkaTarget(services, { inputTopic: topic });
 }
 
 /** Stores the connector: task 0 owns the even partitions, task 1 the odd ones. */
@@ -118,6 +118,7 @@ async function runSink(
   sink: SinkName,
   options: SinkCampaignOptions,
   store: StateStore,
+  kafka: KafkaClientFactory,
   prefix: string,
   topic: string,
   input: readonly (readonly InputRecord[])[],
@@ -130,21 +131,23 @@ async function runSink(
     const className = `test.campaign.${sink}.FaultySinkConnector`;
     const config = { name: connector, 'connector.class': className, topics: topic };
     await storeConnector(store, connector, { ...config, ...target.config }, topic, input.length);
+    /** A Lambda container: an engine whose sink offset writes and sink crash where planned. */
     const newContainer = (): Container => {
       const faults = new Faults();
-      const plugins = builtinRegistry();
-      plugins.register(faultySinkDescriptor(target.descriptor(faults, plugins), className, faults));
-      return {
-        faults,
-        deps: {
+      const ports = target.container(faults, kafka);
+      const engine = createEngine(
+        {
           store: { ...store, offsets: faultyOffsets(store.offsets, faults) },
-          plugins,
-          clock: systemClock,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          logger: silentLogger,
-          tasks: new SinkTaskCache(),
+          kafka: ports.kafka,
+          plugins: ports.plugins,
         },
-      };
+        { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
+      );
+      // The crashes around put and preCommit wrap the real sink as the engine resolves it (the
+      // Kafka sink is the engine's own, over its Kafka clients), under the connector's class.
+      const inner = engine.plugins.resolve(ports.sinkClass, 'sink');
+      engine.plugins.register(faultySinkDescriptor(inner, className, faults));
+      return { faults, engine };
     };
     const stats = await runReplays({
       connector,
@@ -182,15 +185,20 @@ export async function runSinkCampaign(options: SinkCampaignOptions): Promise<Sin
   });
   const input = await produceInput(kafka, topic, partitions, perPartition);
   const dynamo = dynaliteClient(services.dynamoEndpoint);
+  const clients = new KafkaJsClientFactory({
+    brokers: [...services.brokers],
+    logLevel: logLevel.NOTHING,
+  });
   const results: SinkRunResult[] = [];
   try {
     const tableName = `${prefix}-state`;
     await ensureTable(dynamo, tableName);
     const store = createDynamoDbStateStore({ client: dynamo, tableName, clock: systemClock });
     for (const sink of options.sinks ?? SINK_NAMES) {
-      results.push(await runSink(sink, options, store, prefix, topic, input));
+      results.push(await runSink(sink, options, store, clients, prefix, topic, input));
     }
   } finally {
+    await clients.close();
     dynamo.destroy();
   }
   const sum = (pick: (r: SinkRunResult) => number) => results.reduce((n, r) => n + pick(r), 0);

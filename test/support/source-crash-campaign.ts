@@ -4,15 +4,10 @@ import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamod
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
 import type { SourceConnector } from '../../shared/connect/source.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../../shared/engine/engine.js';
 import { parseDatagenRecordIdentity } from '../../shared/plugins/connectors/datagen/quickstarts.js';
-import { builtinRegistry } from '../../shared/plugins/registry.js';
-import { systemClock } from '../../shared/ports/clock.js';
-import { silentLogger } from '../../shared/ports/logger.js';
-import { ProducerPool } from '../../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../../shared/runtime/source/record-pipeline.js';
 import {
   AbandonedInvocation,
-  defaultSourceRuntimeSettings,
   runSourceInvocation,
 } from '../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../shared/runtime/source/source-transaction.js';
@@ -58,10 +53,10 @@ export interface CampaignResult {
 
 /**
  * A datagen source (3 source partitions, JSON values) runs invocation after invocation; each
- * crashes with some chance at a random protocol step, on a random visit, with a cold or warm
- * producer. Then a read_committed reader checks every sequence number up to the committed
- * offsets arrived exactly once, in order, and nothing beyond them (which a restart would
- * produce again).
+ * crashes with some chance at a random protocol step, on a random visit, in a cold or warm
+ * container (an engine, as a Lambda container builds it, with its producers). Then a
+ * read_committed reader checks every sequence number up to the committed offsets arrived
+ * exactly once, in order, and nothing beyond them (which a restart would produce again).
  */
 export async function runSourceCrashCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const next = random(options.seed);
@@ -74,11 +69,18 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
     brokers: options.brokers,
     logLevel: logLevel.NOTHING,
   });
-  const admin = factory.admin();
-  const registry = builtinRegistry();
+  /** The crash plan of the invocation under way: called at each protocol step. */
+  let crashPlan: (point: SourceCheckpoint) => Promise<void> = async () => {};
+  /** A Lambda container: the engine over the campaign's state and broker. */
+  const container = (): Engine =>
+    createEngine(
+      { store, kafka: factory, clock, checkpoint: (point) => crashPlan(point) },
+      { ...DEFAULT_ENGINE_SETTINGS, source: { maxRecordsPerInvocation: 160 } },
+    );
+  let warm = container();
   const name = `campaign-${Date.now().toString(36)}-${options.seed}`;
   const topic = `${name}-out`;
-  await admin.createTopics([{ topic, partitions: 3 }]);
+  await warm.admin.createTopics([{ topic, partitions: 3 }]);
   const config = {
     name,
     'connector.class': 'datagen',
@@ -90,7 +92,7 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
     'value.converter.schemas.enable': 'false',
   };
   await store.configs.createConnector(name, config);
-  const connector = registry.resolve('datagen', 'source').create() as SourceConnector;
+  const connector = warm.plugins.resolve('datagen', 'source').create() as SourceConnector;
   await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
   const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
   await connector.stop();
@@ -98,26 +100,10 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
 
   let crashes = 0;
   let invocations = 0;
-  let warm = new ProducerPool(factory);
-  const deps = (checkpoint?: (p: SourceCheckpoint) => Promise<void>) => ({
-    store,
-    admin,
-    producers: warm,
-    plugins: registry,
-    clock,
-    sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-    buildPipeline: (parsed: Parameters<typeof buildSourcePipeline>[0]) =>
-      buildSourcePipeline(parsed, 0, {
-        plugins: registry,
-        logger: silentLogger,
-        clock: systemClock,
-        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      }),
-    settings: { ...defaultSourceRuntimeSettings, maxRecordsPerInvocation: 160 },
-    ...(checkpoint === undefined ? {} : { checkpoint }),
-  });
-  const invoke = (checkpoint?: (p: SourceCheckpoint) => Promise<void>) =>
-    runSourceInvocation(deps(checkpoint), {
+  /** An invocation in the warm container, crashing where `plan` says. */
+  const invoke = (plan: (point: SourceCheckpoint) => Promise<void> = async () => {}) => {
+    crashPlan = plan;
+    return runSourceInvocation(warm.source, {
       connector: name,
       task: 0,
       generation,
@@ -125,14 +111,17 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
       workerId: 'campaign',
       deadline: clock.now() + 60_000,
     });
+  };
+  /** The warm container goes (it died, or Lambda recycled it): the next one starts cold. */
+  const recycle = async () => {
+    await warm.close();
+    warm = container();
+  };
 
   try {
     while (crashes < options.crashes) {
       invocations += 1;
-      if (next() < 0.3) {
-        await warm.closeAll();
-        warm = new ProducerPool(factory); // a cold container
-      }
+      if (next() < 0.3) await recycle(); // a cold container
       // A quarter of the invocations run clean (to the record cap); the rest crash.
       const point = next() < 0.25 ? undefined : points[Math.floor(next() * points.length)];
       const visit = 1 + Math.floor(next() * 4);
@@ -145,8 +134,7 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
         if (!(error instanceof AbandonedInvocation)) throw error;
         crashes += 1;
         clock.skew += 120_000; // the dead holder's lease expires
-        await warm.closeAll();
-        warm = new ProducerPool(factory); // the container died with it
+        await recycle(); // the container died with it
         if (crashes % 20 === 0) log(`crashes=${crashes} invocations=${invocations}`);
       }
     }
@@ -189,8 +177,7 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
       records: report.records,
     };
   } finally {
-    await warm.closeAll();
-    await admin.close();
+    await warm.close();
     await factory.close();
   }
 }

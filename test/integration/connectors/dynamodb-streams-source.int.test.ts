@@ -15,22 +15,17 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import type { SourceConnector } from '../../../shared/connect/source.js';
-import { builtinRegistry } from '../../../shared/plugins/registry.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
-import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../../../shared/runtime/source/record-pipeline.js';
 import {
-  defaultSourceRuntimeSettings,
   runSourceInvocation,
   type SourceRunResult,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface ChangeValue {
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -55,9 +50,9 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
   let standIn: RunningDynamoDbStreams;
   let ddb: DynamoDBClient;
   let factory: KafkaJsClientFactory;
-  let admin: KafkaAdminPort;
-  let pool: ProducerPool;
-  const registry = builtinRegistry();
+  /** The source tasks' container: an engine over the state table and the test broker. */
+  let engine: Engine;
+  let closeEngine: () => Promise<void>;
   const stateDynamo = testDynamo();
   const stateTable = uniqueName('ddbs-state');
   const store = createDynamoDbStateStore({
@@ -77,13 +72,15 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
       brokers: inject('kafkaBrokers'),
       logLevel: logLevel.NOTHING,
     });
-    admin = factory.admin();
-    pool = new ProducerPool(factory);
+    ({ engine, close: closeEngine } = await testEngine({
+      store,
+      kafka: factory,
+      settings: { source: { maxIdleMs: 400, idlePollMs: 50 } },
+    }));
   });
 
   afterAll(async () => {
-    await pool.closeAll();
-    await admin.close();
+    await closeEngine();
     ddb.destroy();
     stateDynamo.destroy();
     await standIn.close();
@@ -140,37 +137,21 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
       'exactly.once.support': 'required',
     };
     await store.configs.createConnector(name, config);
-    const connector = registry.resolve('dynamodb-streams', 'source').create() as SourceConnector;
+    const connector = engine.plugins
+      .resolve('dynamodb-streams', 'source')
+      .create() as SourceConnector;
     await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
     const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(tasksMax), 0);
     await connector.stop();
     const run = (task: number): Promise<SourceRunResult> =>
-      runSourceInvocation(
-        {
-          store,
-          admin,
-          producers: pool,
-          plugins: registry,
-          clock: systemClock,
-          sleep,
-          buildPipeline: (parsed, t) =>
-            buildSourcePipeline(parsed, t, {
-              plugins: registry,
-              logger: silentLogger,
-              clock: systemClock,
-              sleep,
-            }),
-          settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 400, idlePollMs: 50 },
-        },
-        {
-          connector: name,
-          task,
-          generation: set.tasks.find((t) => t.task === task)?.generation ?? 0,
-          owner: uniqueName('inv'),
-          workerId: 'test',
-          deadline: Date.now() + 30_000,
-        },
-      );
+      runSourceInvocation(engine.source, {
+        connector: name,
+        task,
+        generation: set.tasks.find((t) => t.task === task)?.generation ?? 0,
+        owner: uniqueName('inv'),
+        workerId: 'test',
+        deadline: Date.now() + 30_000,
+      });
     return { run, topic: `cdc-${table}` };
   }
 

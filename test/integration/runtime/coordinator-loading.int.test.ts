@@ -3,28 +3,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import { builtinRegistry } from '../../../shared/plugins/registry.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
-import {
-  KAFKA_SINK_CLASS,
-  kafkaSinkDescriptor,
-} from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
-import { SinkTaskCache } from '../../../shared/runtime/sink/sink-task-cache.js';
+import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import {
-  defaultSourceRuntimeSettings,
-  runSourceInvocation,
-} from '../../../shared/runtime/source/source-task-runner.js';
+import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
 import { transactionalIdOf } from '../../../shared/runtime/task/source-transaction-fate.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
+import { testEngine } from '../../support/engine.js';
 import { type FreshBroker, startFreshBroker } from '../../support/own-broker.js';
-import { plainPipeline } from '../../support/plain-pipeline.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import {
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
 import { testDynamo, uniqueName } from '../../support/services.js';
 import {
   COORDINATOR_LOAD_IN_PROGRESS,
@@ -36,7 +31,7 @@ import {
 } from './coordinator-answers.js';
 
 const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
-const PREFIX = 'serverless-connect';
+const PREFIX = DEFAULT_ENGINE_SETTINGS.transactionalIdPrefix;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const encoder = new TextEncoder();
 
@@ -86,6 +81,7 @@ describe('coordinator loading and movement (a fresh broker of its own + dynalite
     const config = {
       name,
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'offsets.storage.topic': `${name}-offsets`,
       topic,
       partitions: '0,1',
@@ -98,27 +94,27 @@ describe('coordinator loading and movement (a fresh broker of its own + dynalite
     return { name, topic, offsetsTopic: `${name}-offsets`, generation: set.tasks[0]?.generation };
   }
 
-  const runSource = (name: string, generation: number | undefined) =>
-    runSourceInvocation(
-      {
-        store,
-        admin,
-        producers: new ProducerPool(factory),
-        plugins: sequenceRegistry(),
-        clock: systemClock,
-        sleep,
-        buildPipeline: () => plainPipeline,
-        settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 300, idlePollMs: 20 },
-      },
-      {
+  /** One source invocation in a cold container (an engine of its own over the fresh broker). */
+  async function runSource(name: string, generation: number | undefined) {
+    const { engine, close } = await testEngine({
+      store,
+      kafka: factory,
+      plugins: [sequenceSourceDescriptor],
+      settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },
+    });
+    try {
+      return await runSourceInvocation(engine.source, {
         connector: name,
         task: 0,
         generation: generation ?? 0,
         owner: uniqueName('inv'),
         workerId: 'test-worker',
         deadline: Date.now() + 60_000,
-      },
-    );
+      });
+    } finally {
+      await close();
+    }
+  }
 
   /** A Kafka sink connector mirroring `input` (one partition) to `<input>.replica`. */
   async function sinkConnector(input: string) {
@@ -143,28 +139,18 @@ describe('coordinator loading and movement (a fresh broker of its own + dynalite
   }
 
   /** The sink-task function's invocation for one mapping batch, in a cold container. */
-  function deliver(connector: string, batch: readonly EsmSourceRecord[]) {
-    const plugins = builtinRegistry();
-    plugins.register(
-      kafkaSinkDescriptor({ kafka: factory, admin, plugins, transactionalIdPrefix: PREFIX }),
-    );
-    return runSinkInvocation(
-      {
-        store,
-        plugins,
-        clock: systemClock,
-        sleep,
-        logger: silentLogger,
-        tasks: new SinkTaskCache(),
-        admin,
-      },
-      {
+  async function deliver(connector: string, batch: readonly EsmSourceRecord[]) {
+    const { engine, close } = await testEngine({ store, kafka: factory });
+    try {
+      return await runSinkInvocation(engine.sink, {
         connector,
         event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
         deadline: Date.now() + 60_000,
         workerId: 'test-worker',
-      },
-    );
+      });
+    } finally {
+      await close();
+    }
   }
 
   /**

@@ -4,25 +4,19 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
 import type { TaskSourceOffsets } from '../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import {
-  DEFAULT_ENUMERATOR_SETTINGS,
-  Enumerator,
-  PartitionDiscovery,
-} from '../../../shared/runtime/enumerator/enumerator.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import {
-  defaultSourceRuntimeSettings,
-  runSourceInvocation,
-  type SourceRuntimeDeps,
-} from '../../../shared/runtime/source/source-task-runner.js';
+import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
+import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
-import { plainPipeline } from '../../support/plain-pipeline.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import {
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -45,7 +39,34 @@ function committedSeqs(offsets: TaskSourceOffsets): Map<string, number> {
 describe('fencing round settles what a stopped source task left pending (real broker + dynalite)', () => {
   let factory: KafkaJsClientFactory;
   let store: StateStore;
-  let enumerator: Enumerator;
+  /** The enumerator's container (its fencing round stops the task). */
+  let enumerator: Engine['enumerator'];
+  const engines: { close(): Promise<void> }[] = [];
+
+  /**
+   * An engine of its own (another container) over the shared store and Kafka clients; its source
+   * invocations pass each protocol step to `checkpoint`.
+   */
+  async function container(
+    checkpoint: (point: SourceCheckpoint) => Promise<void> = async () => {},
+  ): Promise<Engine> {
+    const built = await testEngine({
+      store,
+      kafka: factory,
+      plugins: [sequenceSourceDescriptor],
+      invoker: {
+        invoke: async () => {
+          throw new Error('a stopped connector dispatches nothing');
+        },
+      },
+      mappings: new MemorySinkMappings(),
+      checkpoint,
+      // An invocation that runs until fenced: it never looks at the target state by itself.
+      settings: { source: { assignmentCheckMs: 600_000 } },
+    });
+    engines.push(built);
+    return built.engine;
+  }
 
   beforeAll(async () => {
     const client = testDynamo();
@@ -56,25 +77,11 @@ describe('fencing round settles what a stopped source task left pending (real br
       brokers: inject('kafkaBrokers'),
       logLevel: logLevel.NOTHING,
     });
-    enumerator = new Enumerator({
-      store,
-      admin: factory.admin(),
-      plugins: sequenceRegistry(),
-      invoker: {
-        invoke: async () => {
-          throw new Error('a stopped connector dispatches nothing');
-        },
-      },
-      mappings: new MemorySinkMappings(),
-      kafka: factory,
-      clock: systemClock,
-      logger: silentLogger,
-      discovery: new PartitionDiscovery(),
-      settings: DEFAULT_ENUMERATOR_SETTINGS,
-    });
+    enumerator = (await container()).enumerator;
   });
 
   afterAll(async () => {
+    for (const built of engines) await built.close();
     await factory.close();
   });
 
@@ -88,6 +95,7 @@ describe('fencing round settles what a stopped source task left pending (real br
     const config = {
       name,
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'offsets.storage.topic': `${name}-offsets`,
       topic,
       partitions: '0,1',
@@ -100,25 +108,17 @@ describe('fencing round settles what a stopped source task left pending (real br
     return { name, topic, generation: set.tasks[0]?.generation ?? 0 };
   }
 
-  /** An invocation that runs until fenced: it never looks at the target state by itself. */
-  function invoke(
+  /**
+   * An invocation in a container of its own that runs until fenced, passing its protocol steps
+   * to `checkpoint`.
+   */
+  async function invoke(
     name: string,
     generation: number,
-    pool: ProducerPool,
-    checkpoint?: (point: SourceCheckpoint) => Promise<void>,
+    checkpoint: (point: SourceCheckpoint) => Promise<void> = async () => {},
   ) {
-    const deps: SourceRuntimeDeps = {
-      store,
-      admin: factory.admin(),
-      producers: pool,
-      plugins: sequenceRegistry(),
-      clock: systemClock,
-      sleep,
-      buildPipeline: () => plainPipeline,
-      settings: { ...defaultSourceRuntimeSettings, assignmentCheckMs: 600_000 },
-      ...(checkpoint === undefined ? {} : { checkpoint }),
-    };
-    return runSourceInvocation(deps, {
+    const { source } = await container(checkpoint);
+    return runSourceInvocation(source, {
       connector: name,
       task: 0,
       generation,
@@ -171,9 +171,8 @@ describe('fencing round settles what a stopped source task left pending (real br
     // Prepare: the invocation hangs right after its 3rd commit (store: committed 2, pending 3).
     const { name, topic, generation } = await sequenceConnector();
     const ref = { connector: name, task: 0 };
-    const pool = new ProducerPool(factory);
     const stall = stallAt('after-commit', 3);
-    const running = invoke(name, generation, pool, stall.checkpoint);
+    const running = invoke(name, generation, stall.checkpoint);
     await stall.stalled;
     const before = await store.offsets.getSourceOffsets(ref);
     // Act
@@ -181,7 +180,6 @@ describe('fencing round settles what a stopped source task left pending (real br
     const settled = await store.offsets.getSourceOffsets(ref);
     stall.release();
     const zombie = await running;
-    await pool.closeAll();
     // Assess
     expect([before.committed?.seq, before.pending?.seq]).toEqual([2, 3]);
     expect(report.state).toBe('STOPPED');
@@ -207,9 +205,8 @@ describe('fencing round settles what a stopped source task left pending (real br
     // Prepare: the invocation hangs before its 3rd commit (store: committed 2, pending 3).
     const { name, topic, generation } = await sequenceConnector();
     const ref = { connector: name, task: 0 };
-    const pool = new ProducerPool(factory);
     const stall = stallAt('after-pending', 3);
-    const running = invoke(name, generation, pool, stall.checkpoint);
+    const running = invoke(name, generation, stall.checkpoint);
     await stall.stalled;
     const before = await store.offsets.getSourceOffsets(ref);
     // Act
@@ -217,7 +214,6 @@ describe('fencing round settles what a stopped source task left pending (real br
     const settled = await store.offsets.getSourceOffsets(ref);
     stall.release();
     const zombie = await running;
-    await pool.closeAll();
     // Assess
     expect([before.committed?.seq, before.pending?.seq]).toEqual([2, 3]);
     expect(settled).toEqual({ ...ref, committed: before.committed });
@@ -240,8 +236,7 @@ describe('fencing round settles what a stopped source task left pending (real br
     // Prepare
     const { name, topic, generation } = await sequenceConnector({ 'poll.delay.ms': '20' });
     const ref = { connector: name, task: 0 };
-    const pool = new ProducerPool(factory);
-    const running = invoke(name, generation, pool);
+    const running = invoke(name, generation);
     const deadline = Date.now() + 30_000;
     while (((await store.offsets.getSourceOffsets(ref)).committed?.seq ?? 0) < 4) {
       if (Date.now() > deadline) throw new Error(`${name} committed too little in time`);
@@ -251,7 +246,6 @@ describe('fencing round settles what a stopped source task left pending (real br
     const report = await stop(name);
     const settled = await store.offsets.getSourceOffsets(ref);
     const zombie = await running;
-    await pool.closeAll();
     // Assess
     expect(report.state).toBe('STOPPED');
     expect(zombie.outcome).toBe('fenced');

@@ -5,37 +5,29 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
-import { builtinRegistry } from '../../../shared/plugins/registry.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type {
   KafkaAdminPort,
   KafkaClientFactory,
   TransactionalProducer,
 } from '../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
 import type { OffsetStore } from '../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
-import {
-  KAFKA_SINK_CLASS,
-  kafkaSinkDescriptor,
-} from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
+import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type {
   KafkaSinkPartitionCounts,
   KafkaSinkTask,
 } from '../../../shared/runtime/sink/kafka-sink/kafka-sink-task.js';
-import { SinkTaskCache } from '../../../shared/runtime/sink/sink-task-cache.js';
-import {
-  runSinkInvocation,
-  type SinkRuntimeDeps,
-} from '../../../shared/runtime/sink/sink-task-runner.js';
+import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
+import { testEngine } from '../../support/engine.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 
 const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 const decoder = new TextDecoder();
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32: the randomized schedule is reproducible from its seed. */
 function prng(seed: number): () => number {
@@ -86,10 +78,12 @@ const content = (r: EsmSourceRecord) => ({
   timestamp: r.timestamp,
 });
 
-/** A factory whose next commit can be held until the test releases it. */
+/** `inner`, whose next transaction commit can be held until the test releases it. */
 function holdingFactory(inner: KafkaClientFactory) {
   let held: { reached: () => void; release: Promise<void> } | undefined;
-  const factory: Pick<KafkaClientFactory, 'transactionalProducer'> = {
+  const factory: KafkaClientFactory = {
+    idempotentProducer: (options) => inner.idempotentProducer(options),
+    admin: (options) => inner.admin(options),
     transactionalProducer: (id, options): TransactionalProducer => {
       const producer = inner.transactionalProducer(id, options);
       return {
@@ -171,32 +165,26 @@ describe('Kafka sink (real broker + dynalite)', () => {
   });
 
   afterAll(async () => {
+    for (const built of engines) await built.close();
     await admin.close();
     await factory.close();
   });
 
-  /** One warm container: its own registry, Kafka sink descriptor and task cache. */
-  function container(options: { kafka?: Pick<KafkaClientFactory, 'transactionalProducer'> } = {}) {
+  const engines: { close(): Promise<void> }[] = [];
+
+  /**
+   * One warm container: an engine of its own over the shared state, whose sink offset writes
+   * can be made to crash, and over `kafka` (the shared clients by default).
+   */
+  async function container(options: { kafka?: KafkaClientFactory } = {}) {
     const crash = crashingOffsets(store.offsets);
-    const plugins = builtinRegistry();
-    plugins.register(
-      kafkaSinkDescriptor({
-        kafka: options.kafka ?? factory,
-        admin,
-        plugins,
-        transactionalIdPrefix: prefix,
-      }),
-    );
-    const deps: SinkRuntimeDeps = {
+    const built = await testEngine({
       store: { ...store, offsets: crash.offsets },
-      plugins,
-      clock: systemClock,
-      sleep,
-      logger: silentLogger,
-      tasks: new SinkTaskCache(),
-      admin,
-    };
-    return { deps, crash };
+      kafka: options.kafka ?? factory,
+      settings: { transactionalIdPrefix: prefix },
+    });
+    engines.push(built);
+    return { engine: built.engine, crash };
   }
 
   /** Stores a Kafka sink connector: task 0 owns partitions 0 and 1, task 1 the others. */
@@ -224,16 +212,16 @@ describe('Kafka sink (real broker + dynalite)', () => {
     return name;
   }
 
-  const deliver = (deps: SinkRuntimeDeps, connector: string, batch: readonly EsmSourceRecord[]) =>
-    runSinkInvocation(deps, {
+  const deliver = (engine: Engine, connector: string, batch: readonly EsmSourceRecord[]) =>
+    runSinkInvocation(engine.sink, {
       connector,
       event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
       deadline: Date.now() + 60_000,
       workerId: 'it-worker',
     });
 
-  const countsOf = (deps: SinkRuntimeDeps, connector: string, task: number, partition: string) =>
-    (deps.tasks.peek({ connector, task })?.task as KafkaSinkTask | undefined)
+  const countsOf = (engine: Engine, connector: string, task: number, partition: string) =>
+    (engine.sink.tasks.peek({ connector, task })?.task as KafkaSinkTask | undefined)
       ?.counts()
       .get(partition) as KafkaSinkPartitionCounts | undefined;
 
@@ -250,27 +238,27 @@ describe('Kafka sink (real broker + dynalite)', () => {
     // Act (c): two overlapping invocations of partition 0. A holds its commit while B, in
     // another container, initialises the same transactional id (fencing A) and commits.
     const holding = holdingFactory(factory);
-    const a = container({ kafka: holding.factory });
-    const b = container();
+    const a = await container({ kafka: holding.factory });
+    const b = await container();
     const hold = holding.holdNextCommit();
-    const first = deliver(a.deps, name, at(0, 0, 19));
+    const first = deliver(a.engine, name, at(0, 0, 19));
     await hold.reached;
-    await deliver(b.deps, name, at(0, 0, 29));
+    await deliver(b.engine, name, at(0, 0, 29));
     hold.release();
     await expect(first).rejects.toBeInstanceOf(RetriableError);
     await expect(first).rejects.toMatchObject({
       cause: { message: expect.stringMatching(/fenced by a newer invocation/) },
     });
-    await deliver(a.deps, name, at(0, 0, 19)); // redelivered: the runner skips it (stored offset)
-    expect(countsOf(b.deps, name, 0, `${topic}-0`)).toMatchObject({ written: 30 });
+    await deliver(a.engine, name, at(0, 0, 19)); // redelivered: the runner skips it (stored offset)
+    expect(countsOf(b.engine, name, 0, `${topic}-0`)).toMatchObject({ written: 30 });
 
     // Act (a): a crash after the Kafka commit but before the sink offset write; the redelivery
     // in another container, with other boundaries, skips what the group committed.
     a.crash.state.crashNext = true;
-    await expect(deliver(a.deps, name, at(1, 0, 24))).rejects.toBeInstanceOf(RetriableError);
-    const cold = container();
-    await deliver(cold.deps, name, [...at(1, 10, 39), ...at(2, 0, 4)]);
-    expect(countsOf(cold.deps, name, 0, `${topic}-1`)).toEqual({
+    await expect(deliver(a.engine, name, at(1, 0, 24))).rejects.toBeInstanceOf(RetriableError);
+    const cold = await container();
+    await deliver(cold.engine, name, [...at(1, 10, 39), ...at(2, 0, 4)]);
+    expect(countsOf(cold.engine, name, 0, `${topic}-1`)).toEqual({
       written: 15,
       skipped: 15,
       transactions: 1,
@@ -282,12 +270,10 @@ describe('Kafka sink (real broker + dynalite)', () => {
     const random = prng(seed);
     const position = [30, 40, 5];
     let current = cold;
-    const containers = [a, b, cold];
     const schedule = { crashes: 0, rewinds: 0, recycled: 0 };
     for (let step = 0; step < 200 && position.some((p) => p < perPartition); step += 1) {
       if (random() < 0.15) {
-        current = container();
-        containers.push(current);
+        current = await container();
         schedule.recycled += 1;
       }
       const batch: EsmSourceRecord[] = [];
@@ -306,13 +292,13 @@ describe('Kafka sink (real broker + dynalite)', () => {
       current.crash.state.crashNext = crash;
       if (crash) schedule.crashes += 1;
       try {
-        await deliver(current.deps, name, batch);
+        await deliver(current.engine, name, batch);
         for (const [p, end] of ends) position[p] = Math.max(position[p] ?? 0, end);
       } catch (error) {
         expect(crash, `seed ${seed}, step ${step}: ${String(error)}`).toBe(true);
       }
     }
-    const stale = await deliver(container().deps, name, input.flat());
+    const stale = await deliver((await container()).engine, name, input.flat());
 
     // Assess
     expect(position).toEqual([perPartition, perPartition, perPartition]);
@@ -329,7 +315,6 @@ describe('Kafka sink (real broker + dynalite)', () => {
     expect(group.sort((x, y) => x.partition - y.partition)).toEqual(
       ends.sort((x, y) => x.partition - y.partition),
     );
-    for (const c of containers) await c.deps.tasks.closeAll();
   });
 
   it('writes a renamed topic, created with the input’s partitions, through the JSON converter', async () => {
@@ -347,11 +332,11 @@ describe('Kafka sink (real broker + dynalite)', () => {
       'value.converter.schemas.enable': 'false',
       'header.converter': 'org.apache.kafka.connect.storage.StringConverter',
     });
-    const { deps } = container();
+    const { engine } = await container();
 
     // Act
-    await deliver(deps, name, [...(input[0] ?? []).slice(0, 12), ...(input[1] ?? [])]);
-    await deliver(deps, name, (input[0] ?? []).slice(8));
+    await deliver(engine, name, [...(input[0] ?? []).slice(0, 12), ...(input[1] ?? [])]);
+    await deliver(engine, name, (input[0] ?? []).slice(8));
 
     // Assess
     expect((await admin.partitionCounts([output])).get(output)).toBe(2);
@@ -369,6 +354,5 @@ describe('Kafka sink (real broker + dynalite)', () => {
       const times = ofKey.sort((x, y) => x.offset - y.offset).map((r) => r.timestamp);
       expect(times).toEqual([...times].sort((x, y) => x - y));
     }
-    await deps.tasks.closeAll();
   });
 });

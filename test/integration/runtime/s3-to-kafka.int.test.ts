@@ -5,16 +5,12 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import type { SourceConnector } from '../../../shared/connect/source.js';
-import { builtinRegistry } from '../../../shared/plugins/registry.js';
-import { systemClock } from '../../../shared/ports/clock.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../../../shared/runtime/source/record-pipeline.js';
 import {
   AbandonedInvocation,
-  defaultSourceRuntimeSettings,
   runSourceInvocation,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
+import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
 import { testDynamo, testKafka, testS3, uniqueName } from '../../support/services.js';
 
@@ -41,8 +37,6 @@ describe('S3 source through the exactly-once runtime (s3rver + real broker + dyn
       brokers: inject('kafkaBrokers'),
       logLevel: logLevel.NOTHING,
     });
-    const admin = factory.admin();
-    const registry = builtinRegistry();
     const name = uniqueName('s3src');
     const topic = `${name}-out`;
     const config = {
@@ -60,53 +54,49 @@ describe('S3 source through the exactly-once runtime (s3rver + real broker + dyn
       'exactly.once.support': 'required',
     };
     await store.configs.createConnector(name, config);
-    const connector = registry.resolve('s3-source', 'source').create() as SourceConnector;
+    /** A container of its own (an engine over the shared state and Kafka clients). */
+    const container = (checkpoint?: (point: SourceCheckpoint) => Promise<void>) =>
+      testEngine({
+        store,
+        kafka: factory,
+        clock,
+        ...(checkpoint === undefined ? {} : { checkpoint }),
+        settings: { source: { maxIdleMs: 500, idlePollMs: 50 } },
+      });
+    const setup = await container();
+    const connector = setup.engine.plugins
+      .resolve('s3-source', 'source')
+      .create() as SourceConnector;
     await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
     const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
     await connector.stop();
-    const run = (pool: ProducerPool, crashAfterCommit: boolean) =>
-      runSourceInvocation(
-        {
-          store,
-          admin,
-          producers: pool,
-          plugins: registry,
-          clock,
-          sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-          buildPipeline: (parsed, task) =>
-            buildSourcePipeline(parsed, task, {
-              plugins: registry,
-              logger: silentLogger,
-              clock: systemClock,
-              sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-            }),
-          settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 500, idlePollMs: 50 },
-          ...(crashAfterCommit
-            ? {
-                checkpoint: async (point) => {
-                  if (point === 'after-commit') throw new Error('crash');
-                },
-              }
-            : {}),
-        },
-        {
+    await setup.close();
+    /** One invocation in a container of its own, closed when it ends (or crashes). */
+    const run = async (crashAfterCommit: boolean) => {
+      const { engine, close } = await container(
+        crashAfterCommit
+          ? async (point) => {
+              if (point === 'after-commit') throw new Error('crash');
+            }
+          : undefined,
+      );
+      try {
+        return await runSourceInvocation(engine.source, {
           connector: name,
           task: 0,
           generation: set.tasks[0]?.generation ?? 0,
           owner: uniqueName('inv'),
           workerId: 'test',
           deadline: clock.now() + 30_000,
-        },
-      );
+        });
+      } finally {
+        await close();
+      }
+    };
 
-    const crashing = new ProducerPool(factory);
-    await expect(run(crashing, true)).rejects.toBeInstanceOf(AbandonedInvocation);
-    await crashing.closeAll();
+    await expect(run(true)).rejects.toBeInstanceOf(AbandonedInvocation);
     clock.skew += 60_000;
-    const pool = new ProducerPool(factory);
-    const result = await run(pool, false);
-    await pool.closeAll();
-    await admin.close();
+    const result = await run(false);
 
     expect(result.outcome).toBe('completed');
     expect(result.recovery).toEqual({ kind: 'promoted', via: expect.stringMatching(/marker|log/) });

@@ -4,22 +4,18 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
-import type { IdempotentProducer, KafkaAdminPort } from '../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
-import { SinkTaskCache } from '../../../shared/runtime/sink/sink-task-cache.js';
-import {
-  runSinkInvocation,
-  type SinkRuntimeDeps,
-} from '../../../shared/runtime/sink/sink-task-runner.js';
+import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
+import { testEngine } from '../../support/engine.js';
 import {
   coordinatesOf,
   RECORDING_SINK_CLASS,
   RECORDING_SYSTEM_CONFIG,
-  recordingSinkRegistry,
+  recordingSinkDescriptor,
   recordingSystem,
 } from '../../support/recording-sink.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
@@ -28,7 +24,6 @@ import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js
 const decoder = new TextDecoder();
 const text = (bytes: Uint8Array | Buffer | null | undefined) =>
   bytes === null || bytes === undefined ? null : decoder.decode(bytes);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Produces `perPartition` records to each partition, then reads them back as raw records. */
 async function produceAndRead(
@@ -62,8 +57,7 @@ const slice = (all: readonly EsmSourceRecord[], partition: number, from: number,
 describe('sink runner (real broker + dynalite)', () => {
   let store: StateStore;
   let factory: KafkaJsClientFactory;
-  let admin: KafkaAdminPort;
-  let dlqProducer: IdempotentProducer;
+  const engines: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
     const client = testDynamo();
@@ -74,32 +68,22 @@ describe('sink runner (real broker + dynalite)', () => {
       brokers: inject('kafkaBrokers'),
       logLevel: logLevel.NOTHING,
     });
-    admin = factory.admin();
-    dlqProducer = factory.idempotentProducer();
-    await dlqProducer.connect();
   });
 
   afterAll(async () => {
-    await dlqProducer.close();
-    await admin.close();
+    for (const built of engines) await built.close();
     await factory.close();
   });
 
-  function deps(tasks = new SinkTaskCache()): SinkRuntimeDeps {
-    return {
+  /** A warm container: an engine of its own over the shared state, with the recording sink. */
+  async function container(): Promise<Engine> {
+    const built = await testEngine({
       store,
-      plugins: recordingSinkRegistry(),
-      clock: systemClock,
-      sleep,
-      logger: silentLogger,
-      tasks,
-      admin,
-      deadLetters: {
-        send: async (records) => {
-          await dlqProducer.send(records);
-        },
-      },
-    };
+      kafka: factory,
+      plugins: [recordingSinkDescriptor],
+    });
+    engines.push(built);
+    return built.engine;
   }
 
   async function createSink(topic: string, partitions: number, extra: Record<string, string>) {
@@ -120,8 +104,8 @@ describe('sink runner (real broker + dynalite)', () => {
     return { name, system: recordingSystem(system) };
   }
 
-  const deliver = (sink: SinkRuntimeDeps, connector: string, batch: EsmSourceRecord[]) =>
-    runSinkInvocation(sink, {
+  const deliver = (engine: Engine, connector: string, batch: EsmSourceRecord[]) =>
+    runSinkInvocation(engine.sink, {
       connector,
       event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
       deadline: Date.now() + 30_000,
@@ -133,7 +117,7 @@ describe('sink runner (real broker + dynalite)', () => {
     await createTestTopic(topic, 2);
     const all = await produceAndRead(topic, 2, 30, (p, i) => `value-${p}-${i}`);
     const { name, system } = await createSink(topic, 2, {});
-    const warm = deps();
+    const warm = await container();
 
     await deliver(warm, name, [...slice(all, 0, 0, 9), ...slice(all, 1, 0, 4)]);
     system.failNextPut = {
@@ -146,7 +130,7 @@ describe('sink runner (real broker + dynalite)', () => {
     });
     // The container is recycled; the mapping redelivers from its committed positions, with
     // other batch boundaries, then once more from the start (a lost group commit).
-    const cold = deps();
+    const cold = await container();
     await deliver(cold, name, [...slice(all, 0, 10, 29), ...slice(all, 1, 5, 17)]);
     await deliver(cold, name, slice(all, 1, 18, 29));
     const stale = await deliver(cold, name, all);
@@ -170,8 +154,6 @@ describe('sink runner (real broker + dynalite)', () => {
     ]);
     const header = system.committed[0]?.headers.allWithName('trace').map((h) => h.value);
     expect(header).toEqual(['a', 'b']);
-    await warm.tasks.closeAll();
-    await cold.tasks.closeAll();
   });
 
   it('writes a bad record to the DLQ topic with context headers under errors.tolerance=all', async () => {
@@ -187,7 +169,7 @@ describe('sink runner (real broker + dynalite)', () => {
       'errors.deadletterqueue.topic.replication.factor': '1',
       'errors.deadletterqueue.context.headers.enable': 'true',
     });
-    const sink = deps();
+    const sink = await container();
 
     const summary = await deliver(sink, name, all);
 
@@ -218,6 +200,5 @@ describe('sink runner (real broker + dynalite)', () => {
       '__connect.errors.stage': 'VALUE_CONVERTER',
       '__connect.errors.exception.class.name': 'DataError',
     });
-    await sink.tasks.closeAll();
   });
 });

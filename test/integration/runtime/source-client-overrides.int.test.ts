@@ -4,29 +4,18 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { kafkaJsCodecs } from '../../../shared/adapters/kafkajs/codecs/kafkajs-codecs.js';
-import type { SourceRecord } from '../../../shared/connect/records.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
+import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
+import { testEngine } from '../../support/engine.js';
 import {
-  defaultSourceRuntimeSettings,
-  runSourceInvocation,
-  type SourceRuntimeDeps,
-} from '../../../shared/runtime/source/source-task-runner.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
-const encoder = new TextEncoder();
 const ADMIN_CLIENT_ID = 'source-client-overrides-admin';
-
-const plainPipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => ({
-    kind: 'produce',
-    record: { topic: record.topic, key: null, value: encoder.encode(String(record.value)) },
-  }),
-  close: () => {},
-};
 
 async function countCommitted(topic: string, expected: number): Promise<number> {
   const consumer = testKafka().consumer({ groupId: uniqueName('count'), maxWaitTimeInMs: 100 });
@@ -48,6 +37,7 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
   let factory: KafkaJsClientFactory;
   let store: StateStore;
   let workerAdmin: KafkaAdminPort;
+  const engines: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
     const client = testDynamo();
@@ -62,6 +52,7 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
   });
 
   afterAll(async () => {
+    for (const built of engines) await built.close();
     await workerAdmin.close();
     await factory.close();
   });
@@ -77,6 +68,7 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
     const config = {
       name,
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'offsets.storage.topic': `${name}-offsets`,
       topic,
       partitions: '0',
@@ -89,17 +81,16 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
     return { name, topic, generation: set.tasks[0]?.generation ?? 0 };
   }
 
-  function deps(pool: ProducerPool): SourceRuntimeDeps {
-    return {
+  /** A container of its own over the shared store and Kafka clients. */
+  async function container() {
+    const built = await testEngine({
       store,
-      admin: workerAdmin,
-      producers: pool,
-      plugins: sequenceRegistry(),
-      clock: { now: () => Date.now() },
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      buildPipeline: () => plainPipeline,
-      settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 300, idlePollMs: 20 },
-    };
+      kafka: factory,
+      plugins: [sequenceSourceDescriptor],
+      settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },
+    });
+    engines.push(built);
+    return built.engine;
   }
 
   const invocation = (name: string, generation: number) => ({
@@ -118,14 +109,13 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
       'admin.override.client.id': ADMIN_CLIENT_ID,
       'admin.override.request.timeout.ms': '15000',
     });
-    const pool = new ProducerPool(factory);
-    const perConnector = vi.spyOn(pool, 'admin');
-    const sharedCreate = vi.spyOn(workerAdmin, 'createTopics');
+    const engine = await container();
+    const perConnector = vi.spyOn(engine.source.producers, 'admin');
+    const sharedCreate = vi.spyOn(engine.admin, 'createTopics');
     const compress = vi.spyOn(kafkaJsCodecs.zstd, 'compress');
 
     // Act
-    const result = await runSourceInvocation(deps(pool), invocation(name, generation));
-    await pool.closeAll();
+    const result = await runSourceInvocation(engine.source, invocation(name, generation));
 
     // Assess
     expect(result.error).toBeUndefined();
@@ -145,7 +135,7 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
 
     // Act
     const result = await runSourceInvocation(
-      deps(new ProducerPool(factory)),
+      (await container()).source,
       invocation(name, generation),
     );
 

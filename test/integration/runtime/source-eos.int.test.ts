@@ -3,17 +3,20 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import type { MetricValue } from '../../../shared/ports/metrics.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   AbandonedInvocation,
-  defaultSourceRuntimeSettings,
   runSourceInvocation,
-  type SourceRuntimeDeps,
+  type SourceRunResult,
 } from '../../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
-import { plainPipeline } from '../../support/plain-pipeline.js';
-import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
+import { testEngine } from '../../support/engine.js';
+import {
+  SEQUENCE_CONVERTERS,
+  SEQUENCE_SOURCE_CLASS,
+  sequenceSourceDescriptor,
+} from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 /** A clock that real time drives, with a skew tests push forward to expire leases. */
@@ -88,6 +91,7 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
     const config = {
       name,
       'connector.class': SEQUENCE_SOURCE_CLASS,
+      ...SEQUENCE_CONVERTERS,
       'offsets.storage.topic': `${name}-offsets`,
       topic,
       partitions: Array.from({ length: partitions }, (_, i) => i).join(','),
@@ -99,49 +103,59 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
     return { name, topic, generation: set.tasks[0]?.generation ?? 0 };
   }
 
-  function deps(
-    pool: ProducerPool,
-    checkpoint?: (p: SourceCheckpoint) => Promise<void>,
-    exactlyOnce = true,
-  ): SourceRuntimeDeps {
-    return {
-      store,
-      admin: factory.admin(),
-      producers: pool,
-      plugins: sequenceRegistry(),
-      clock,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      buildPipeline: () => plainPipeline,
-      settings: {
-        ...defaultSourceRuntimeSettings,
-        maxIdleMs: 300,
-        idlePollMs: 20,
-        exactlyOnce,
-        offsetFlushIntervalMs: 0, // at least once: record offsets after every poll
-      },
-      ...(checkpoint === undefined ? {} : { checkpoint }),
-    };
+  interface InvocationOptions {
+    /** Called at each protocol step; throwing there crashes the invocation. */
+    readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
+    /** The worker's `exactly.once.source.support`. @default true */
+    readonly exactlyOnce?: boolean;
+    /** Where the invocation's task metrics go. */
+    readonly published?: Record<string, MetricValue>[];
   }
 
-  const invocation = (name: string, generation: number) => ({
-    connector: name,
-    task: 0,
-    generation,
-    owner: uniqueName('inv'),
-    workerId: 'test-worker',
-    deadline: clock.now() + 30_000,
-  });
+  /**
+   * One invocation of task 0 in a container of its own (an engine over the shared store and
+   * Kafka clients), closed when the invocation ends: a crash loses the container, and its
+   * producer.
+   */
+  async function invoke(
+    name: string,
+    generation: number,
+    options: InvocationOptions = {},
+  ): Promise<SourceRunResult> {
+    const { engine, close } = await testEngine({
+      store,
+      kafka: factory,
+      clock,
+      plugins: [sequenceSourceDescriptor],
+      ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
+      metrics: { publish: (_dimensions, values) => options.published?.push(values) },
+      settings: {
+        exactlyOnceSource: options.exactlyOnce ?? true,
+        source: {
+          maxIdleMs: 300,
+          idlePollMs: 20,
+          offsetFlushIntervalMs: 0, // at least once: record offsets after every poll
+        },
+      },
+    });
+    try {
+      return await runSourceInvocation(engine.source, {
+        connector: name,
+        task: 0,
+        generation,
+        owner: uniqueName('inv'),
+        workerId: 'test-worker',
+        deadline: clock.now() + 30_000,
+      });
+    } finally {
+      await close();
+    }
+  }
 
   it('produces every record once and keeps Connect-format offsets in step', async () => {
     const { name, topic, generation } = await createConnector(3, 60, 20);
-    const published: Record<string, { value: number }>[] = [];
-    const result = await runSourceInvocation(
-      {
-        ...deps(new ProducerPool(factory)),
-        metrics: { publish: (_d, values) => published.push(values) },
-      },
-      invocation(name, generation),
-    );
+    const published: Record<string, MetricValue>[] = [];
+    const result = await invoke(name, generation, { published });
 
     expect(result.error).toBeUndefined();
     expect(result.outcome).toBe('completed');
@@ -185,15 +199,9 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
     );
     const generation = written.tasks[0]?.generation ?? -1;
     // Act
-    const blocked = await runSourceInvocation(
-      deps(new ProducerPool(factory)),
-      invocation(name, generation),
-    );
+    const blocked = await invoke(name, generation);
     await store.configs.clearFencing(name, written.version);
-    const ran = await runSourceInvocation(
-      deps(new ProducerPool(factory)),
-      invocation(name, generation),
-    );
+    const ran = await invoke(name, generation);
     // Assess
     expect(written.fencing).toEqual([0]);
     expect(blocked).toMatchObject({ outcome: 'awaiting-fencing', records: 0 });
@@ -218,14 +226,12 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
       for (let round = 0; round < 12; round += 1) {
         let hits = 0;
         const crashAt = 1 + (round % 3); // the 1st, 2nd or 3rd time the point is reached
-        const pool = new ProducerPool(factory); // a crash loses the container, and its producer
         try {
-          const result = await runSourceInvocation(
-            deps(pool, async (p) => {
+          const result = await invoke(name, generation, {
+            checkpoint: async (p) => {
               if (p === point && ++hits === crashAt) throw new Error('simulated crash');
-            }),
-            invocation(name, generation),
-          );
+            },
+          });
           // `interrupted`: a retriable error (e.g. a transaction still undecided under load) ended
           // the invocation early; the next one carries on, as the dispatcher would.
           expect(['completed', 'lease-held', 'interrupted'], result.error?.message).toContain(
@@ -237,12 +243,9 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
           crashes += 1;
           clock.skew += 60_000; // the crashed holder's lease expires
         }
-        await pool.closeAll();
       }
       // Whatever the rounds left undone, a clean invocation finishes (as the next dispatch would).
-      const pool = new ProducerPool(factory);
-      const last = await runSourceInvocation(deps(pool), invocation(name, generation));
-      await pool.closeAll();
+      const last = await invoke(name, generation);
       expect(last.outcome, last.error?.message).toBe('completed');
       expect(crashes).toBeGreaterThan(0);
       expect(await checkExactlyOnce(topic, 2, 60)).toMatchObject({
@@ -266,23 +269,17 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
         reached = resolve;
       });
       let hits = 0;
-      const zombiePool = new ProducerPool(factory);
-      const zombie = runSourceInvocation(
-        deps(zombiePool, async (p) => {
+      const zombie = invoke(name, generation, {
+        checkpoint: async (p) => {
           if (p === point && ++hits === 2) {
             reached();
             await stalled;
           }
-        }),
-        invocation(name, generation),
-      );
+        },
+      });
       await atPoint;
       clock.skew += 60_000; // the zombie's lease expires while it hangs
-      const successorPool = new ProducerPool(factory);
-      const successor = await runSourceInvocation(
-        deps(successorPool),
-        invocation(name, generation),
-      );
+      const successor = await invoke(name, generation);
       release();
       const zombieResult = await zombie;
 
@@ -294,36 +291,24 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
         losses: 0,
         reordered: 0,
       });
-      await Promise.all([zombiePool.closeAll(), successorPool.closeAll()]);
     },
   );
 
   it('at least once: loses nothing across crashes, and repeats at most the batch in flight', async () => {
     const { name, topic, generation } = await createConnector(2, 60, 15);
     for (const point of ['after-send', 'after-pending', 'after-commit'] as const) {
-      const pool = new ProducerPool(factory);
       let hits = 0;
       await expect(
-        runSourceInvocation(
-          deps(
-            pool,
-            async (p) => {
-              if (p === point && ++hits === 2) throw new Error('simulated crash');
-            },
-            false,
-          ),
-          invocation(name, generation),
-        ),
+        invoke(name, generation, {
+          exactlyOnce: false,
+          checkpoint: async (p) => {
+            if (p === point && ++hits === 2) throw new Error('simulated crash');
+          },
+        }),
       ).rejects.toBeInstanceOf(AbandonedInvocation);
       clock.skew += 60_000;
-      await pool.closeAll();
     }
-    const pool = new ProducerPool(factory);
-    const last = await runSourceInvocation(
-      deps(pool, undefined, false),
-      invocation(name, generation),
-    );
-    await pool.closeAll();
+    const last = await invoke(name, generation, { exactlyOnce: false });
 
     expect(last.outcome).toBe('completed');
     const report = await checkExactlyOnce(topic, 2, 60);

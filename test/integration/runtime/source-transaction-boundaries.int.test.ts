@@ -5,22 +5,22 @@ import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { ConfigDef } from '../../../shared/connect/config-def.js';
 import type { SourceTaskContext } from '../../../shared/connect/context.js';
-import { PluginRegistry } from '../../../shared/connect/plugin.js';
-import { SourceRecord } from '../../../shared/connect/records.js';
+import { DataError } from '../../../shared/connect/errors.js';
+import type { AnyPluginDescriptor } from '../../../shared/connect/plugin.js';
+import { type ConnectRecord, SourceRecord } from '../../../shared/connect/records.js';
 import { SourceConnector, SourceTask } from '../../../shared/connect/source.js';
+import type { Transformation } from '../../../shared/connect/transformation.js';
+import { silentLogger } from '../../../shared/ports/logger.js';
+import type { MetricValue } from '../../../shared/ports/metrics.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
-import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import {
-  defaultSourceRuntimeSettings,
-  runSourceInvocation,
-  type SourceRuntimeDeps,
-} from '../../../shared/runtime/source/source-task-runner.js';
+import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
+import { testEngine } from '../../support/engine.js';
+import { SEQUENCE_CONVERTERS } from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 /**
- * One poll of the scripted task: its records (`[source partition, seq]`, `bad` ones are
- * dead-lettered by the pipeline) and the boundaries it asks for (indexes into the batch).
+ * One poll of the scripted task: its records (`[source partition, seq]`, `bad` ones fail the
+ * pipeline and are dead-lettered) and the boundaries it asks for (indexes into the batch).
  */
 interface ScriptedPoll {
   readonly records: readonly (readonly [p: number, seq: number, bad?: 'bad'])[];
@@ -111,32 +111,39 @@ class ScriptedConnector extends SourceConnector {
 
 const SCRIPTED_CLASS = 'test.ScriptedBoundariesConnector';
 
-function registry(): PluginRegistry {
-  const plugins = new PluginRegistry();
-  plugins.register({
+/** A transformation that fails on records marked `bad` (a DataError, which the pipeline tolerates). */
+class RejectBad<R extends ConnectRecord> implements Transformation<R> {
+  config(): ConfigDef {
+    return new ConfigDef();
+  }
+  configure(): void {}
+  apply(record: R): R | null {
+    if ((JSON.parse(String(record.value)) as { bad?: boolean }).bad === true) {
+      throw new DataError('a bad record');
+    }
+    return record;
+  }
+  close(): void {}
+}
+
+const REJECT_BAD_CLASS = 'test.RejectBad';
+
+const plugins: AnyPluginDescriptor[] = [
+  {
     className: SCRIPTED_CLASS,
     aliases: [],
     type: 'source',
     version: 'test',
     create: () => new ScriptedConnector(),
-  });
-  return plugins;
-}
-
-const encoder = new TextEncoder();
-
-/** Strings to UTF-8; a `bad` record goes to `<topic>-dlq` instead (a tolerated failure). */
-const pipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => {
-    const value = encoder.encode(String(record.value));
-    const key = encoder.encode(String(record.key));
-    if ((JSON.parse(String(record.value)) as { bad?: boolean }).bad === true) {
-      return { kind: 'skip', deadLetters: [{ topic: `${record.topic}-dlq`, key, value }] };
-    }
-    return { kind: 'produce', record: { topic: record.topic, key, value } };
   },
-  close: () => {},
-};
+  {
+    className: REJECT_BAD_CLASS,
+    aliases: [],
+    type: 'transformation',
+    version: 'test',
+    create: <R extends ConnectRecord>() => new RejectBad<R>(),
+  },
+];
 
 /** The values of `topic` a read_committed consumer sees, in order (`count` expected). */
 async function readCommitted(topic: string, count: number): Promise<string[]> {
@@ -195,6 +202,12 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
     const config = {
       name,
       'connector.class': SCRIPTED_CLASS,
+      ...SEQUENCE_CONVERTERS,
+      // Bad records fail the transformation; their dead letters join the task's transaction.
+      transforms: 'rejectBad',
+      'transforms.rejectBad.type': REJECT_BAD_CLASS,
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': `${topic}-dlq`,
       'offsets.storage.topic': `${name}-offsets`,
       'transaction.boundary': 'connector',
       topic,
@@ -202,28 +215,18 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
     };
     await store.configs.createConnector(name, config);
     const set = await store.configs.putTaskConfigs(name, [config], 0);
-    const published: Record<string, { value: number }>[] = [];
+    const published: Record<string, MetricValue>[] = [];
     const warnings: string[] = [];
-    const pool = new ProducerPool(factory);
-    const deps: SourceRuntimeDeps = {
+    const { engine, close } = await testEngine({
       store,
-      admin: factory.admin(),
-      producers: pool,
-      plugins: registry(),
-      clock: { now: () => Date.now() },
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      buildPipeline: () => pipeline,
-      settings: { ...defaultSourceRuntimeSettings, maxIdleMs: 300, idlePollMs: 20 },
+      kafka: factory,
+      plugins,
       metrics: { publish: (_dimensions, values) => published.push(values) },
-      logger: {
-        error: () => {},
-        warn: (message) => warnings.push(message),
-        info: () => {},
-        debug: () => {},
-      },
-    };
+      loggers: () => ({ ...silentLogger, warn: (message) => warnings.push(message) }),
+      settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },
+    });
     reported.length = 0;
-    const result = await runSourceInvocation(deps, {
+    const result = await runSourceInvocation(engine.source, {
       connector: name,
       task: 0,
       generation: set.tasks[0]?.generation ?? 0,
@@ -231,7 +234,7 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
       workerId: 'test-worker',
       deadline: Date.now() + 30_000,
     });
-    await pool.closeAll();
+    await close();
     return { name, topic, result, published, warnings };
   }
 
@@ -280,8 +283,9 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
       RecordsWritten: { value: committed.length },
       RecordsDeadLettered: { value: 1 },
     });
+    // A source record's dead letter value is its value as JSON (here a JSON string).
     expect(await readCommitted(`${topic}-dlq`, 1)).toEqual([
-      JSON.stringify({ p: 0, seq: 2, bad: true }),
+      JSON.stringify(JSON.stringify({ p: 0, seq: 2, bad: true })),
     ]);
     // commitRecord sees exactly the records of committed transactions.
     expect(reported.map((v) => JSON.stringify({ ...JSON.parse(v), bad: undefined }))).toEqual([

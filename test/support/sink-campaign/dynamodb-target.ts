@@ -17,6 +17,9 @@ import type { DynamoDbSinkClient } from '../../../shared/plugins/connectors/dyna
 import type { Faults } from './faults.js';
 import type { CampaignServices, SinkTarget } from './target.js';
 
+/** The DynamoDB sink over the campaign's client, beside the built-in one. */
+const DYNAMODB_SINK_CLASS = 'test.campaign.DynamoDbSinkConnector';
+
 /** A DynamoDB client for dynalite. */
 export function dynaliteClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
@@ -105,7 +108,7 @@ export async function createDynamoTarget(
       'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
       'value.converter.schemas.enable': 'false',
     },
-    descriptor(faults: Faults): PluginDescriptor<'sink'> {
+    container(faults, kafka) {
       const deps = {
         ...systemDynamoDbSinkDeps(),
         createClient: (config: Parameters<typeof createDynamoDbSinkClient>[0]) =>
@@ -113,13 +116,14 @@ export async function createDynamoTarget(
             ? faultyDynamoClient(createDynamoDbSinkClient(config), faults)
             : createDynamoDbSinkClient(config),
       };
-      return {
-        className: 'dev.serverlessconnect.connectors.DynamoDbSinkConnector',
+      const dynamoSink: PluginDescriptor<'sink'> = {
+        className: DYNAMODB_SINK_CLASS,
         aliases: [],
         type: 'sink',
         version: new DynamoDbSinkConnector(deps).version(),
         create: () => new DynamoDbSinkConnector(deps),
       };
+      return { kafka, plugins: [dynamoSink], sinkClass: DYNAMODB_SINK_CLASS };
     },
     async readOutput(input) {
       const items = await scanAll(client, table);

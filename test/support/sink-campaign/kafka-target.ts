@@ -3,23 +3,18 @@
  * `<input>.out` (same partition), and the output is read read_committed.
  */
 import { Kafka, logLevel } from 'kafkajs';
-import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import type { PluginDescriptor, PluginRegistry } from '../../../shared/connect/plugin.js';
 import type {
-  KafkaAdminPort,
   KafkaClientFactory,
   ProducerTransaction,
   TransactionalProducer,
 } from '../../../shared/ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../../shared/ports/kafka-errors.js';
-import { kafkaSinkDescriptor } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
+import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import { checkDelivery } from '../eos-checker.js';
 import type { Faults } from './faults.js';
 import type { CampaignServices, SinkTarget } from './target.js';
 
 const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
-
-type ProducerFactory = Pick<KafkaClientFactory, 'transactionalProducer'>;
 
 /** A lost commit answer, injected after the transaction committed. */
 class InjectedLostCommit extends TransactionOutcomeUnknownError {
@@ -27,11 +22,11 @@ class InjectedLostCommit extends TransactionOutcomeUnknownError {
 }
 
 /**
- * `inner`, crashing where `faults` says: at the producer's initialisation, before a
- * transaction's send, sendOffsets or commit, or after a commit whose answer is then lost
- * (TransactionOutcomeUnknownError although the transaction committed).
+ * `inner`, its transactional producers crashing where `faults` says: at the producer's
+ * initialisation, before a transaction's send, sendOffsets or commit, or after a commit whose
+ * answer is then lost (TransactionOutcomeUnknownError although the transaction committed).
  */
-function faultyFactory(inner: ProducerFactory, faults: Faults): ProducerFactory {
+function faultyFactory(inner: KafkaClientFactory, faults: Faults): KafkaClientFactory {
   const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
     send: async (records) => {
       faults.hit('client', 'before Kafka send');
@@ -51,6 +46,8 @@ function faultyFactory(inner: ProducerFactory, faults: Faults): ProducerFactory 
     abort: () => tx.abort(),
   });
   return {
+    idempotentProducer: (options) => inner.idempotentProducer(options),
+    admin: (options) => inner.admin(options),
     transactionalProducer: (id, options): TransactionalProducer => {
       const producer = inner.transactionalProducer(id, options);
       return {
@@ -69,22 +66,18 @@ function faultyFactory(inner: ProducerFactory, faults: Faults): ProducerFactory 
 export interface KafkaTargetOptions {
   /** The input topic (the output is `<input>.out`). */
   readonly inputTopic: string;
-  /** Prefix of the transactional ids. */
-  readonly transactionalIdPrefix: string;
   /** Whether the producers cross the crash points. @default true */
   readonly instrumented?: boolean;
 }
 
-/** The Kafka sink target mirroring `options.inputTopic`. */
+/**
+ * The Kafka sink target mirroring `options.inputTopic`: the engine's own Kafka sink, over Kafka
+ * clients whose transactional producers crash.
+ */
 export function createKafkaTarget(
   services: CampaignServices,
   options: KafkaTargetOptions,
-): SinkTarget & { readonly outputTopic: string; readonly admin: KafkaAdminPort } {
-  const factory = new KafkaJsClientFactory({
-    brokers: [...services.brokers],
-    logLevel: logLevel.NOTHING,
-  });
-  const admin = factory.admin();
+): SinkTarget & { readonly outputTopic: string } {
   const outputTopic = `${options.inputTopic}.out`;
   const instrumented = options.instrumented ?? true;
   return {
@@ -97,7 +90,6 @@ export function createKafkaTarget(
       'before Kafka commit',
       'after Kafka commit (answer lost)',
     ],
-    admin,
     config: {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Connect's ${topic} placeholder
       'topic.rename.format': '${topic}.out',
@@ -105,14 +97,11 @@ export function createKafkaTarget(
       'value.converter': BYTES,
       'header.converter': BYTES,
     },
-    descriptor(faults: Faults, plugins: PluginRegistry): PluginDescriptor<'sink'> {
-      return kafkaSinkDescriptor({
-        kafka: instrumented ? faultyFactory(factory, faults) : factory,
-        admin,
-        plugins,
-        transactionalIdPrefix: options.transactionalIdPrefix,
-      });
-    },
+    container: (faults, kafka) => ({
+      kafka: instrumented ? faultyFactory(kafka, faults) : kafka,
+      plugins: [],
+      sinkClass: KAFKA_SINK_CLASS,
+    }),
     async readOutput(input) {
       const expected = new Map(input.map((records, p) => [String(p), records.length]));
       const report = await checkDelivery({
@@ -134,9 +123,6 @@ export function createKafkaTarget(
         records: report.records,
       };
     },
-    async close() {
-      await admin.close();
-      await factory.close();
-    },
+    async close() {},
   };
 }

@@ -4,11 +4,9 @@
  * and overlapping invocations, until every input record was acknowledged.
  */
 import { isRetriable } from '../../../shared/connect/errors.js';
+import type { Engine } from '../../../shared/engine/engine.js';
 import { toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
-import {
-  runSinkInvocation,
-  type SinkRuntimeDeps,
-} from '../../../shared/runtime/sink/sink-task-runner.js';
+import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { FAULT_POINTS, type Faults, isInjected } from './faults.js';
 import type { InputRecord } from './input.js';
 
@@ -24,10 +22,10 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** One warm Lambda container: its task cache, plugins and crash plan. */
+/** One warm Lambda container: its engine (task cache, plugins, clients) and crash plan. */
 export interface Container {
   readonly faults: Faults;
-  readonly deps: SinkRuntimeDeps;
+  readonly engine: Engine;
 }
 
 export interface ReplayPlan {
@@ -131,7 +129,7 @@ export async function runReplays(plan: ReplayPlan): Promise<ReplayStats> {
       bootstrapServers: plan.bootstrapServers,
     });
     try {
-      await runSinkInvocation(container.deps, {
+      await runSinkInvocation(container.engine.sink, {
         connector: plan.connector,
         // As on the wire: JSON, base64 keys and values, signed header bytes.
         event: JSON.parse(JSON.stringify(event)),
@@ -157,7 +155,7 @@ export async function runReplays(plan: ReplayPlan): Promise<ReplayStats> {
   const recycle = async (i: number) => {
     const old = containers[i] as Container;
     containers[i] = plan.newContainer();
-    await old.deps.tasks.closeAll();
+    await old.engine.close();
   };
 
   const windowsFor = (partitions: readonly number[]): Window[] =>
@@ -250,6 +248,6 @@ export async function runReplays(plan: ReplayPlan): Promise<ReplayStats> {
     if (error !== undefined) classify(error);
   }
   stats.acknowledged = remaining() === 0;
-  await Promise.all(containers.map((c) => c.deps.tasks.closeAll()));
+  await Promise.all(containers.map((c) => c.engine.close()));
   return stats;
 }

@@ -28,6 +28,8 @@ import type { Faults } from './faults.js';
 import { type CampaignServices, countIds, type SinkTarget } from './target.js';
 
 const TOPICS_DIR = 'campaign';
+/** The S3 sink over the campaign's client, beside the built-in one. */
+const S3_SINK_CLASS = 'test.campaign.S3SinkConnector';
 
 /** An S3 client for s3rver. */
 export function s3rverClient(endpoint: string): S3Client {
@@ -228,7 +230,7 @@ export async function createS3Target(
       'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
       'value.converter.schemas.enable': 'false',
     },
-    descriptor(faults: Faults): PluginDescriptor<'sink'> {
+    container(faults, kafka) {
       const deps = {
         clock: { now: () => Date.now() },
         partSize: options.partSize ?? 12 * 1024,
@@ -239,13 +241,14 @@ export async function createS3Target(
             : real;
         },
       };
-      return {
-        className: 'dev.serverlessconnect.connectors.S3SinkConnector',
+      const s3Sink: PluginDescriptor<'sink'> = {
+        className: S3_SINK_CLASS,
         aliases: [],
         type: 'sink',
         version: new S3SinkConnector(deps).version(),
         create: () => new S3SinkConnector(deps),
       };
+      return { kafka, plugins: [s3Sink], sinkClass: S3_SINK_CLASS };
     },
     async readOutput(input) {
       const lines = await readAll();

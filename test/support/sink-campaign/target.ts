@@ -1,9 +1,10 @@
 /**
- * A sink under test in the campaign (and the sink benchmarks): its connector config, its real
- * plugin built for one container with crash points in its client, and how to read back what it
- * wrote.
+ * A sink under test in the campaign: its connector config, what one container's engine is built
+ * with for it (its real plugin or Kafka clients, with crash points in its client), and how to
+ * read back what it wrote.
  */
-import type { PluginDescriptor, PluginRegistry } from '../../../shared/connect/plugin.js';
+import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
+import type { KafkaClientFactory } from '../../../shared/ports/kafka.js';
 import type { Faults } from './faults.js';
 import type { InputRecord } from './input.js';
 
@@ -17,6 +18,16 @@ export interface CampaignServices {
   readonly dynamoEndpoint: string;
   /** s3rver (S3 API, path style). */
   readonly s3Endpoint: string;
+}
+
+/** The ports one container's engine gets from a sink target. */
+export interface SinkContainer {
+  /** The engine's Kafka clients (the Kafka sink writes through them). */
+  readonly kafka: KafkaClientFactory;
+  /** Plugins the engine registers besides the built-in ones (the sink's own, when it has one). */
+  readonly plugins: readonly PluginDescriptor<'sink'>[];
+  /** The class of the real sink among the engine's plugins, which the campaign wraps. */
+  readonly sinkClass: string;
 }
 
 /** What a sink's output holds, counted per input record. */
@@ -44,10 +55,10 @@ export interface SinkTarget {
   /** The sink's connector config, without `name`, `connector.class` and `topics`. */
   readonly config: Readonly<Record<string, string>>;
   /**
-   * The real sink's plugin for one container, its client crashing where `faults` says;
-   * `plugins` is the registry it is registered in.
+   * What one container's engine is built with for this sink, its client crashing where
+   * `faults` says; `kafka` are the campaign's Kafka clients.
    */
-  descriptor(faults: Faults, plugins: PluginRegistry): PluginDescriptor<'sink'>;
+  container(faults: Faults, kafka: KafkaClientFactory): SinkContainer;
   /** Reads everything the sink wrote and counts it against `input`. */
   readOutput(input: readonly (readonly InputRecord[])[]): Promise<OutputReport>;
   close(): Promise<void>;

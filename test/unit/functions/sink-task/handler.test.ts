@@ -2,10 +2,7 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { sinkTaskHandler } from '../../../../functions/sink-task/handler.js';
 import { UnknownSinkAliasError } from '../../../../shared/runtime/sink/errors.js';
-import {
-  ConnectorAliasResolver,
-  sinkFunctionAlias,
-} from '../../../../shared/runtime/sink/function-alias.js';
+import { sinkFunctionAlias } from '../../../../shared/runtime/sink/function-alias.js';
 import { recordingLogger } from '../../shared/runtime/pipeline/error-handling-fakes.js';
 import { event, harness, records } from '../../shared/runtime/sink/fixtures.js';
 
@@ -24,8 +21,8 @@ function lambdaContext(invokedFunctionArn: string): Context {
 async function setup() {
   const h = await harness();
   const logger = recordingLogger();
-  const sink = { ...h.deps, aliases: new ConnectorAliasResolver(h.store.configs) };
-  return { h, logger, handler: sinkTaskHandler(() => ({ sink, loggers: () => logger })) };
+  // The engine's sink runtime; the invocation middleware logs to a logger of its own.
+  return { h, logger, handler: sinkTaskHandler(() => ({ sink: h.sink, loggers: () => logger })) };
 }
 
 describe('sink-task handler', () => {

@@ -68,8 +68,8 @@ describe('ConnectorsApi: active topics', () => {
 
   it('answers 403 before looking at the state when tracking or its reset is disabled', async () => {
     // Prepare
-    const disabled = testApi(undefined, { topicTracking: { enabled: false } });
-    const noReset = testApi(undefined, { topicTracking: { allowReset: false } });
+    const disabled = testApi(undefined, { topicTracking: { enabled: false, allowReset: true } });
+    const noReset = testApi(undefined, { topicTracking: { enabled: true, allowReset: false } });
     await runningWithTopic(noReset, 'src');
     // Act
     const reset = await call(disabled.router, 'PUT', connectorPath('src', '/topics/reset'));

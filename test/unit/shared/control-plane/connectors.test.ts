@@ -339,8 +339,10 @@ describe('ConnectorsApi', () => {
 
   it('answers 403 for topics when topic tracking is disabled', async () => {
     // Prepare
-    const { router } = testApi(undefined, { topicTracking: { enabled: false } });
-    const noReset = testApi(undefined, { topicTracking: { allowReset: false } }).router;
+    const { router } = testApi(undefined, { topicTracking: { enabled: false, allowReset: true } });
+    const noReset = testApi(undefined, {
+      topicTracking: { enabled: true, allowReset: false },
+    }).router;
     // Act
     const get = await call(router, 'GET', '/connectors/x/topics');
     const reset = await call(noReset, 'PUT', '/connectors/x/topics/reset');

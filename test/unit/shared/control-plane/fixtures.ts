@@ -1,7 +1,7 @@
 /**
  * Shared by the control-plane unit and integration tests: a test sink plugin, a recording
- * reconcile trigger, a service over any state store, and a stand-in for the enumerator that
- * writes task configs and statuses the way the runtime does.
+ * reconcile trigger, the REST service of an engine over any state store and a fake cluster, and
+ * a stand-in for the enumerator that writes task configs and statuses the way the runtime does.
  */
 import { createMemoryStateStore } from '../../../../shared/adapters/memory/memory-state-store.js';
 import { ConfigDef } from '../../../../shared/connect/config-def.js';
@@ -10,17 +10,18 @@ import type { ConnectorContext } from '../../../../shared/connect/context.js';
 import type { PluginDescriptor } from '../../../../shared/connect/plugin.js';
 import type { SinkRecord } from '../../../../shared/connect/records.js';
 import { SinkConnector, SinkTask } from '../../../../shared/connect/sink.js';
+import type { ConnectService } from '../../../../shared/control-plane/connect-service.js';
+import type { Router } from '../../../../shared/control-plane/router.js';
 import {
-  ConnectService,
-  type ConnectServiceOptions,
-} from '../../../../shared/control-plane/connect-service.js';
-import { createRouter, type Router } from '../../../../shared/control-plane/router.js';
-import { builtinRegistry } from '../../../../shared/plugins/registry.js';
-import { systemClock } from '../../../../shared/ports/clock.js';
+  createEngine,
+  DEFAULT_ENGINE_SETTINGS,
+  type EngineSettings,
+} from '../../../../shared/engine/engine.js';
 import type { ReconcileTrigger } from '../../../../shared/ports/dispatch.js';
 import type { LogFields, Logger } from '../../../../shared/ports/logger.js';
 import type { StateStore } from '../../../../shared/ports/state-store.js';
 import type { TaskState } from '../../../../shared/ports/status-store.js';
+import { FakeKafkaClients } from '../runtime/enumerator/fixtures.js';
 
 class TestSinkTask extends SinkTask {
   version(): string {
@@ -133,26 +134,26 @@ export interface TestApi {
   readonly router: Router;
   readonly trigger: RecordingTrigger;
   readonly logger: RecordingLogger;
+  /** The Kafka clients the offsets requests fence with. */
+  readonly kafka: FakeKafkaClients;
 }
 
-/** A service and router over `store` (memory by default) with the built-ins and the test sink. */
+/**
+ * The REST service and router of an engine over `store` (memory by default) and a fake cluster
+ * (`kafka`), with the built-ins and the test sink; `settings` on top of the engine's defaults.
+ */
 export function testApi(
   store: StateStore = createMemoryStateStore(),
-  options: Partial<ConnectServiceOptions> = {},
+  settings: Partial<EngineSettings> = {},
+  kafka: FakeKafkaClients = new FakeKafkaClients(),
 ): TestApi {
   const trigger = new RecordingTrigger();
   const logger = new RecordingLogger();
-  const service = new ConnectService(
-    {
-      store,
-      plugins: builtinRegistry([testSinkDescriptor]),
-      reconcile: trigger,
-      clock: systemClock,
-      logger,
-    },
-    { kafkaClusterId: 'test-cluster', ...options },
+  const engine = createEngine(
+    { store, kafka, plugins: [testSinkDescriptor], reconcile: trigger, loggers: () => logger },
+    { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'test-cluster', ...settings },
   );
-  return { store, service, router: createRouter(service, { logger }), trigger, logger };
+  return { store, service: engine.service, router: engine.router, trigger, logger, kafka };
 }
 
 /**

@@ -1,69 +1,29 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryStateStore } from '../../../../shared/adapters/memory/memory-state-store.js';
 import { RetriableError } from '../../../../shared/connect/errors.js';
-import {
-  ConnectService,
-  ZOMBIE_FENCING_TIMEOUT_MS,
-} from '../../../../shared/control-plane/connect-service.js';
-import { createRouter } from '../../../../shared/control-plane/router.js';
-import type { ZombieFencingClients } from '../../../../shared/control-plane/service-context.js';
-import { builtinRegistry } from '../../../../shared/plugins/registry.js';
-import { systemClock } from '../../../../shared/ports/clock.js';
-import type { KafkaAdminPort } from '../../../../shared/ports/kafka.js';
-import { FakeCluster } from '../runtime/enumerator/fixtures.js';
-import {
-  call,
-  RecordingLogger,
-  RecordingTrigger,
-  runTasks,
-  sourceConfig,
-  testSinkDescriptor,
-} from './fixtures.js';
+import { ZOMBIE_FENCING_TIMEOUT_MS } from '../../../../shared/control-plane/connect-service.js';
+import { FakeKafkaClients } from '../runtime/enumerator/fixtures.js';
+import { call, runTasks, sourceConfig, testApi } from './fixtures.js';
 
 const body = { offsets: [{ partition: { 'datagen.partition': 0 }, offset: { seq: 7 } }] };
 
 /**
- * A service whose offsets requests fence with fake Kafka clients: every producer initialisation
- * is recorded and then runs `onConnect` (to stall, fail, or race it).
+ * The REST API of an engine whose offsets requests fence with fake Kafka clients: every producer
+ * initialisation is recorded and then runs `onConnect` (to stall, fail, or race it).
  */
 function fencingApi(timeoutMs?: number) {
-  const store = createMemoryStateStore();
-  const logger = new RecordingLogger();
-  const initialised: string[] = [];
   const onConnect: { hook: () => Promise<void> } = { hook: async () => {} };
-  const zombieFencing: ZombieFencingClients = {
-    kafka: {
-      transactionalProducer: (transactionalId) => ({
-        transactionalId,
-        connect: async () => {
-          initialised.push(transactionalId);
-          await onConnect.hook();
-        },
-        begin: async () => {
-          throw new Error('fencing producers never begin transactions');
-        },
-        close: async () => {},
-      }),
-    },
-    admin: new FakeCluster() as unknown as KafkaAdminPort,
-    transactionalIdPrefix: 'tx',
-    offsetsTopic: 'connect-offsets',
-  };
-  const service = new ConnectService(
+  const kafka = new FakeKafkaClients();
+  kafka.onConnect = () => onConnect.hook();
+  const api = testApi(
+    createMemoryStateStore(),
     {
-      store,
-      plugins: builtinRegistry([testSinkDescriptor]),
-      reconcile: new RecordingTrigger(),
-      clock: systemClock,
-      logger,
-      zombieFencing,
-    },
-    {
-      kafkaClusterId: 'test',
+      transactionalIdPrefix: 'tx',
       ...(timeoutMs === undefined ? {} : { zombieFencingTimeoutMs: timeoutMs }),
     },
+    kafka,
   );
-  return { store, logger, initialised, onConnect, router: createRouter(service, { logger }) };
+  return { ...api, initialised: kafka.fenced, onConnect };
 }
 
 /** A datagen source with two running tasks, task 0 held by an invocation, just stopped. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RetriableError } from '../../../../shared/connect/errors.js';
 import type { SourceOffsetEntry } from '../../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../../shared/ports/state-store.js';
 import { SourceTaskContextImpl } from '../../../../shared/runtime/source/source-task-context.js';
@@ -390,15 +391,19 @@ describe('OffsetsApi', () => {
     );
 
     it('answers 409 until the stop has fenced the old tasks, then alters', async () => {
-      // Prepare
-      const { router, store } = testApi();
+      // Prepare: the request cannot fence them itself (Kafka unavailable).
+      const { router, store, kafka } = testApi();
       await call(router, 'POST', '/connectors', { body: { name: 'src', config: sourceConfig() } });
       await runTasks(store, 'src', 1);
       await call(router, 'PUT', '/connectors/src/stop');
+      kafka.onConnect = async () => {
+        throw new RetriableError('broker not available');
+      };
       const body = { offsets: [{ partition: p(0), offset: { seq: 1 } }] };
       // Act
       const fencing = await call(router, 'PATCH', '/connectors/src/offsets', { body });
       const resetWhileFencing = await call(router, 'DELETE', '/connectors/src/offsets');
+      // The enumerator's round completes the fencing.
       const stopped = await store.configs.getTaskConfigs('src');
       await store.configs.clearFencing('src', stopped.version);
       const fenced = await call(router, 'PATCH', '/connectors/src/offsets', { body });

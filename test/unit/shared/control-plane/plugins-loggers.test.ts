@@ -113,7 +113,7 @@ describe('PluginsApi', () => {
 
   it('reports exactly.once.support=required errors for a connector that cannot promise it', async () => {
     // Prepare
-    const { router } = testApi(undefined, { exactlyOnceSourceEnabled: false });
+    const { router } = testApi(undefined, { exactlyOnceSource: false });
     // Act
     const res = await call(router, 'PUT', '/connector-plugins/datagen/config/validate', {
       body: {

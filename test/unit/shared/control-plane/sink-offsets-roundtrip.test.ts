@@ -4,28 +4,14 @@
  * offset: the next offset to consume), and the runner skips exactly the records before it.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectService } from '../../../../shared/control-plane/connect-service.js';
-import { createRouter } from '../../../../shared/control-plane/router.js';
-import { systemClock } from '../../../../shared/ports/clock.js';
-import { coordinatesOf, recordingSinkRegistry } from '../../../support/recording-sink.js';
+import { coordinatesOf } from '../../../support/recording-sink.js';
 import { event, harness, ids, records, TOPIC } from '../runtime/sink/fixtures.js';
-import { call, RecordingLogger, RecordingTrigger } from './fixtures.js';
+import { call } from './fixtures.js';
 
-/** The sink runner's harness plus a REST router over the same store and plugins. */
+/** The sink runner's harness and the REST router of the same engine. */
 async function sinkWithApi() {
   const h = await harness();
-  const logger = new RecordingLogger();
-  const service = new ConnectService(
-    {
-      store: h.store,
-      plugins: recordingSinkRegistry(),
-      reconcile: new RecordingTrigger(),
-      clock: systemClock,
-      logger,
-    },
-    { kafkaClusterId: 'test-cluster' },
-  );
-  const router = createRouter(service, { logger });
+  const { router } = h.engine;
   const path = `/connectors/${h.name}/offsets`;
   const kafkaOffsets = async () =>
     (await call(router, 'GET', path)).body.offsets.map(

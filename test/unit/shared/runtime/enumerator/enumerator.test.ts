@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BOUNDED_FINISHED_WORKER,
-  Enumerator,
-} from '../../../../../shared/runtime/enumerator/enumerator.js';
+import { BOUNDED_FINISHED_WORKER } from '../../../../../shared/runtime/enumerator/enumerator.js';
 import { mappingGroupId } from '../../../../../shared/runtime/enumerator/sink-mappings.js';
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,
 } from '../../../../../shared/runtime/task/task-split.js';
-import { datagenConfig, harness, sinkConfig } from './fixtures.js';
+import { datagenConfig, FakeKafkaClients, harness, sinkConfig } from './fixtures.js';
 
 describe('Enumerator', () => {
   describe('source connectors', () => {
@@ -124,14 +121,11 @@ describe('Enumerator', () => {
         ttlMs: 600_000,
       });
       await h.store.configs.updateConnector('gen', { ...config, 'tasks.max': '1' }, 1);
-      const dying = new Enumerator({
-        ...h.deps,
-        kafka: {
-          transactionalProducer: () => {
-            throw new Error('the run died here');
-          },
-        },
-      });
+      const dyingKafka = new FakeKafkaClients(h.cluster);
+      dyingKafka.onConnect = async () => {
+        throw new Error('the run died here');
+      };
+      const dying = h.another({ kafka: dyingKafka });
       h.invocations.length = 0;
       const interrupted = await dying.reconcile('gen');
       const left = await h.store.configs.getTaskConfigs('gen');
@@ -157,8 +151,7 @@ describe('Enumerator', () => {
       await h.store.configs.updateConnector('gen', { ...config, 'tasks.max': '2' }, 1);
       const configs = h.store.configs;
       let raced = false;
-      const racing = new Enumerator({
-        ...h.deps,
+      const racing = h.another({
         store: {
           ...h.store,
           configs: new Proxy(configs, {

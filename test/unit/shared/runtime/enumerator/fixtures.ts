@@ -1,17 +1,22 @@
 import { MemorySinkMappings } from '../../../../../shared/adapters/memory/memory-sink-mappings.js';
 import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
+import type { ConfigProviderResolver } from '../../../../../shared/config/config-providers.js';
 import { RetriableError } from '../../../../../shared/connect/errors.js';
-import type { PluginRegistry } from '../../../../../shared/connect/plugin.js';
-import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
-import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
-import type { KafkaAdminPort, TopicPartitionOffset } from '../../../../../shared/ports/kafka.js';
-import { silentLogger } from '../../../../../shared/ports/logger.js';
 import {
-  DEFAULT_ENUMERATOR_SETTINGS,
-  Enumerator,
-  type EnumeratorDeps,
-} from '../../../../../shared/runtime/enumerator/enumerator.js';
-import { PartitionDiscovery } from '../../../../../shared/runtime/enumerator/partition-discovery.js';
+  createEngine,
+  DEFAULT_ENGINE_SETTINGS,
+  type Engine,
+  type EnginePorts,
+} from '../../../../../shared/engine/engine.js';
+import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
+import type {
+  IdempotentProducer,
+  KafkaAdminPort,
+  KafkaClientFactory,
+  TopicPartitionOffset,
+  TransactionalProducer,
+} from '../../../../../shared/ports/kafka.js';
+import type { Enumerator } from '../../../../../shared/runtime/enumerator/enumerator.js';
 import { testSinkDescriptor } from '../../../../support/test-sink.js';
 
 /** A cluster of topics with partition counts and end offsets, as the admin port shows it. */
@@ -74,22 +79,70 @@ export class FakeCluster implements Partial<KafkaAdminPort> {
   }
 }
 
+/**
+ * The Kafka clients of a {@link FakeCluster}, as the enumerator and the REST API use them: the
+ * admin is the cluster, and transactional producers only fence (each initialisation is recorded,
+ * then `onConnect` runs, to stall, fail or race it).
+ */
+export class FakeKafkaClients implements KafkaClientFactory {
+  /** Transactional ids whose producers were initialised (fenced), in order. */
+  readonly fenced: string[] = [];
+  /** Runs after each producer initialisation is recorded. */
+  onConnect: (transactionalId: string) => Promise<void> = async () => {};
+
+  constructor(readonly cluster: FakeCluster = new FakeCluster()) {}
+
+  transactionalProducer(transactionalId: string): TransactionalProducer {
+    return {
+      transactionalId,
+      connect: async () => {
+        this.fenced.push(transactionalId);
+        await this.onConnect(transactionalId);
+      },
+      begin: async () => {
+        throw new Error('fencing producers never begin transactions');
+      },
+      close: async () => {},
+    };
+  }
+
+  idempotentProducer(): IdempotentProducer {
+    throw new Error('the enumerator and the REST API produce no records');
+  }
+
+  admin(): KafkaAdminPort {
+    return this.cluster as unknown as KafkaAdminPort;
+  }
+}
+
 export interface Harness {
+  /** The enumerator of the container's engine. */
   readonly enumerator: Enumerator;
-  readonly deps: EnumeratorDeps;
+  readonly engine: Engine;
   readonly store: ReturnType<typeof createMemoryStateStore>;
   readonly cluster: FakeCluster;
+  readonly kafka: FakeKafkaClients;
   readonly invocations: SourceTaskInvocation[];
   readonly mappings: MemorySinkMappings;
   /** Transactional ids whose producers the enumerator fenced, in order. */
   readonly fenced: string[];
   readonly clock: { now: () => number; advance: (ms: number) => void };
-  /** A second enumerator over the same state (a concurrent run). */
-  another(): Enumerator;
+  /**
+   * The enumerator of another container over the same state (a concurrent run), built with
+   * `ports` instead of this one's.
+   */
+  another(ports?: Partial<EnginePorts>): Enumerator;
 }
 
+/**
+ * An engine over the memory state store, a fake cluster and the test sink, on a manual clock;
+ * its invoker records each source-task invocation.
+ */
 export function harness(
-  options: { plugins?: PluginRegistry; providers?: EnumeratorDeps['configProviders'] } = {},
+  options: {
+    providers?: Readonly<Record<string, ConfigProviderResolver>>;
+    cluster?: FakeCluster;
+  } & Pick<EnginePorts, 'loggers'> = {},
 ): Harness {
   let now = 1_000_000;
   const clock = {
@@ -99,49 +152,36 @@ export function harness(
     },
   };
   const store = createMemoryStateStore({ clock });
-  const cluster = new FakeCluster();
+  const kafka = new FakeKafkaClients(options.cluster);
   const invocations: SourceTaskInvocation[] = [];
   const mappings = new MemorySinkMappings();
-  const fenced: string[] = [];
-  const kafka: EnumeratorDeps['kafka'] = {
-    transactionalProducer: (transactionalId) => ({
-      transactionalId,
-      connect: async () => {
-        fenced.push(transactionalId);
-      },
-      begin: async () => {
-        throw new Error('fencing producers never begin transactions');
-      },
-      close: async () => {},
-    }),
-  };
-  const deps: EnumeratorDeps = {
-    kafka,
+  const ports: EnginePorts = {
     store,
-    admin: cluster as unknown as KafkaAdminPort,
-    plugins: options.plugins ?? builtinRegistry([testSinkDescriptor]),
+    kafka,
+    clock,
+    plugins: [testSinkDescriptor],
     invoker: {
       invoke: async (invocation) => {
         invocations.push(invocation);
       },
     },
     mappings,
-    clock,
-    logger: silentLogger,
-    discovery: new PartitionDiscovery(),
-    settings: DEFAULT_ENUMERATOR_SETTINGS,
+    ...(options.loggers === undefined ? {} : { loggers: options.loggers }),
     ...(options.providers === undefined ? {} : { configProviders: options.providers }),
   };
+  const engine = createEngine(ports, DEFAULT_ENGINE_SETTINGS);
   return {
-    enumerator: new Enumerator(deps),
-    deps,
+    enumerator: engine.enumerator,
+    engine,
     store,
-    cluster,
+    cluster: kafka.cluster,
+    kafka,
     invocations,
     mappings,
-    fenced,
+    fenced: kafka.fenced,
     clock,
-    another: () => new Enumerator({ ...deps, discovery: new PartitionDiscovery() }),
+    another: (changed = {}) =>
+      createEngine({ ...ports, ...changed }, DEFAULT_ENGINE_SETTINGS).enumerator,
   };
 }
 

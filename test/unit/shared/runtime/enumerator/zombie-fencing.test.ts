@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../../../shared/engine/engine.js';
 import type {
-  KafkaAdminPort,
   TopicPartitionOffset,
   TransactionalRecordFate,
 } from '../../../../../shared/ports/kafka.js';
-import { type LogFields, silentLogger } from '../../../../../shared/ports/logger.js';
+import { LOGGERS, type LogFields, silentLogger } from '../../../../../shared/ports/logger.js';
 import type { PendingSourceOffsets } from '../../../../../shared/ports/offset-store.js';
+import { DEFAULT_ENUMERATOR_SETTINGS } from '../../../../../shared/runtime/enumerator/enumerator.js';
 import {
-  Enumerator,
-  type EnumeratorDeps,
-} from '../../../../../shared/runtime/enumerator/enumerator.js';
-import { fenceZombies } from '../../../../../shared/runtime/enumerator/zombie-fencing.js';
+  fenceZombies,
+  type ZombieFencingDeps,
+} from '../../../../../shared/runtime/enumerator/zombie-fencing.js';
 import { datagenConfig, FakeCluster, harness } from './fixtures.js';
 
 const NAME = 'gen';
@@ -52,29 +52,32 @@ class FateCluster extends FakeCluster {
  * transaction 2 pending (as it stands between two transactions), the task still leased.
  */
 async function setup(extra: Record<string, string> = {}) {
-  const h = harness();
   const cluster = new FateCluster();
   const warnings: { message: string; fields: LogFields | undefined }[] = [];
+  const logger = {
+    ...silentLogger,
+    warn: (message: string, fields?: LogFields) => warnings.push({ message, fields }),
+  };
+  const h = harness({
+    cluster,
+    loggers: (name) => (name === LOGGERS.enumerator ? logger : silentLogger),
+  });
   const onConnect: { hook: () => Promise<void> } = { hook: async () => {} };
-  const deps: EnumeratorDeps = {
-    ...h.deps,
-    admin: cluster as unknown as KafkaAdminPort,
-    logger: { ...silentLogger, warn: (message, fields) => warnings.push({ message, fields }) },
-    kafka: {
-      transactionalProducer: (transactionalId) => ({
-        transactionalId,
-        connect: async () => {
-          h.fenced.push(transactionalId);
-          await onConnect.hook();
-        },
-        begin: async () => {
-          throw new Error('fencing producers never begin transactions');
-        },
-        close: async () => {},
-      }),
+  h.kafka.onConnect = () => onConnect.hook();
+  const enumerator = h.enumerator;
+  /** What `fenceZombies` runs with in the enumerator (its own deps, from the same engine). */
+  const deps: ZombieFencingDeps = {
+    store: h.store,
+    kafka: h.engine.kafka,
+    admin: h.engine.admin,
+    logger,
+    clock: h.clock,
+    settings: {
+      transactionalIdPrefix: DEFAULT_ENGINE_SETTINGS.transactionalIdPrefix,
+      offsetsTopic: DEFAULT_ENGINE_SETTINGS.offsetsTopic,
+      dispatchConcurrency: DEFAULT_ENUMERATOR_SETTINGS.dispatchConcurrency,
     },
   };
-  const enumerator = new Enumerator(deps);
   const config = datagenConfig(NAME, { 'tasks.max': '1', 'source.partitions': '2', ...extra });
   await h.store.configs.createConnector(NAME, config);
   await enumerator.reconcile(NAME);

@@ -1,25 +1,29 @@
-/** A sink runtime over the memory state store and the recording sink, for the runner's tests. */
+/**
+ * The sink runtime of an engine over the memory state store, the fake Kafka cluster and the
+ * recording sink, for the runner's tests: what a Lambda container gets, on a fake clock.
+ */
 import {
   createMemoryStateStore,
   type MemoryStateStore,
 } from '../../../../../shared/adapters/memory/memory-state-store.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../../../../../shared/engine/engine.js';
 import type { MetricValue } from '../../../../../shared/ports/metrics.js';
+import type { StateStore } from '../../../../../shared/ports/state-store.js';
 import { type EsmSourceRecord, toEsmEvent } from '../../../../../shared/runtime/sink/esm-event.js';
-import { SinkTaskCache } from '../../../../../shared/runtime/sink/sink-task-cache.js';
 import {
   runSinkInvocation,
   type SinkRunSummary,
-  type SinkRuntimeDeps,
 } from '../../../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import {
   RECORDING_SINK_CLASS,
   RECORDING_SYSTEM_CONFIG,
   type RecordingSystem,
-  recordingSinkRegistry,
+  recordingSinkDescriptor,
   recordingSystem,
 } from '../../../../support/recording-sink.js';
-import { fakeTime, recordingLogger, recordingSink } from '../pipeline/error-handling-fakes.js';
+import { fakeTime, recordingLogger } from '../pipeline/error-handling-fakes.js';
+import { FakeKafka } from './kafka-sink/fake-kafka.js';
 
 export const TOPIC = 'orders';
 export const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
@@ -50,7 +54,10 @@ export interface HarnessOptions {
   readonly config?: Record<string, string>;
   /** Task configs' extra entries, one per task; default one task owning orders-0 and orders-1. */
   readonly tasks?: Record<string, string>[];
-  readonly deps?: Partial<SinkRuntimeDeps>;
+  /** The state store the engine gets, from the memory one (a test's wrapper). */
+  readonly store?: (memory: MemoryStateStore) => StateStore;
+  /** Connect's `topic.tracking.enable`. @default true */
+  readonly topicTracking?: boolean;
 }
 
 export async function harness(options: HarnessOptions = {}) {
@@ -77,22 +84,29 @@ export async function harness(options: HarnessOptions = {}) {
     0,
   );
   const logger = recordingLogger();
-  const dlq = recordingSink();
+  const kafka = new FakeKafka();
   const metrics: { dimensions: Record<string, string>; values: Record<string, MetricValue> }[] = [];
-  const deps: SinkRuntimeDeps = {
-    store,
-    plugins: recordingSinkRegistry(),
-    clock: time.clock,
-    sleep: time.sleep,
-    logger,
-    tasks: new SinkTaskCache({ logger }),
-    deadLetters: dlq,
-    metrics: { publish: (dimensions, values) => metrics.push({ dimensions, values }) },
-    random: () => 0.5,
-    ...options.deps,
-  };
+  const engine = createEngine(
+    {
+      store: options.store?.(store) ?? store,
+      kafka: kafka.clients,
+      clock: time.clock,
+      sleep: time.sleep,
+      random: () => 0.5,
+      loggers: () => logger,
+      metrics: { publish: (dimensions, values) => metrics.push({ dimensions, values }) },
+      plugins: [recordingSinkDescriptor],
+    },
+    {
+      ...DEFAULT_ENGINE_SETTINGS,
+      topicTracking: { enabled: options.topicTracking ?? true, allowReset: true },
+    },
+  );
+  const sink = engine.sink;
+  /** The dead letter queue: what the engine's idempotent producers sent. */
+  const dlq = { sent: kafka.sent };
   const run = (e: unknown, deadlineInMs = 60_000): Promise<SinkRunSummary> =>
-    runSinkInvocation(deps, {
+    runSinkInvocation(sink, {
       connector: name,
       event: e,
       deadline: time.now() + deadlineInMs,
@@ -110,7 +124,9 @@ export async function harness(options: HarnessOptions = {}) {
     store,
     time,
     system,
-    deps,
+    engine,
+    sink,
+    kafka,
     logger,
     dlq,
     metrics,

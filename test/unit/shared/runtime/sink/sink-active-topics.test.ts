@@ -1,7 +1,6 @@
 /** Active topic tracking (KIP-558) in the sink runtime: each consumed topic, once per task. */
 import { describe, expect, it } from 'vitest';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
-import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import { event, harness, records } from './fixtures.js';
 
@@ -10,30 +9,28 @@ function audit(partition: number, from: number, to: number) {
   return records(partition, from, to).map((r) => ({ ...r, topic: 'audit' }));
 }
 
-/** A sink over `orders` and `audit` whose tracker counts the store writes it makes. */
+/** A sink over `orders` and `audit` whose state store counts the active topic writes. */
 async function trackedHarness(
   options: { enabled?: boolean; tasks?: number; config?: Record<string, string> } = {},
 ) {
   const writes: string[] = [];
-  let topics: TopicStore | undefined;
-  const counting: TopicStore = {
+  const counting = (topics: TopicStore): TopicStore => ({
     recordActiveTopic: async (connector, topic) => {
       writes.push(topic);
-      return (topics as TopicStore).recordActiveTopic(connector, topic);
+      return topics.recordActiveTopic(connector, topic);
     },
-    listActiveTopics: (connector) => (topics as TopicStore).listActiveTopics(connector),
-    resetActiveTopics: (connector) => (topics as TopicStore).resetActiveTopics(connector),
-  };
-  const activeTopics = new ActiveTopicTracker(counting, { enabled: options.enabled ?? true });
+    listActiveTopics: (connector) => topics.listActiveTopics(connector),
+    resetActiveTopics: (connector) => topics.resetActiveTopics(connector),
+  });
   const h = await harness({
     config: { topics: 'orders,audit', ...options.config },
     tasks:
       options.tasks === 2
         ? [{ [TASK_PARTITIONS_KEY]: 'orders-0,orders-1' }, { [TASK_PARTITIONS_KEY]: 'audit-0' }]
         : [{ [TASK_PARTITIONS_KEY]: 'orders-0,orders-1,audit-0' }],
-    deps: { activeTopics },
+    store: (memory) => ({ ...memory, topics: counting(memory.topics) }),
+    topicTracking: options.enabled ?? true,
   });
-  topics = h.store.topics;
   return { h, writes, listed: () => h.store.topics.listActiveTopics(h.name) };
 }
 

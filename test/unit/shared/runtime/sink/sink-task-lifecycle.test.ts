@@ -18,7 +18,7 @@ describe('sink tasks in a warm container', () => {
       'open:orders-0',
       'open:orders-1',
     ]);
-    expect(h.deps.tasks.size).toBe(1);
+    expect(h.sink.tasks.size).toBe(1);
   });
 
   it('stops the old instance and starts a new one when the connector config changes', async () => {
@@ -56,8 +56,8 @@ describe('sink tasks in a warm container', () => {
     await h.run(event(records(1, 1, 1)));
 
     expect(h.system.calls).toContain('stop');
-    expect(h.deps.tasks.size).toBe(1);
-    expect(h.deps.tasks.peek({ connector: h.name, task: 1 })).toBeUndefined();
+    expect(h.sink.tasks.size).toBe(1);
+    expect(h.sink.tasks.peek({ connector: h.name, task: 1 })).toBeUndefined();
   });
 
   it('close stops every started task', async () => {
@@ -66,10 +66,10 @@ describe('sink tasks in a warm container', () => {
     });
     await h.run(event(records(0, 0, 0), records(1, 0, 0)));
 
-    await h.deps.tasks.closeAll();
+    await h.sink.tasks.closeAll();
 
     expect(h.system.calls.filter((c) => c === 'stop')).toHaveLength(2);
-    expect(h.deps.tasks.size).toBe(0);
+    expect(h.sink.tasks.size).toBe(0);
   });
 
   it('marks the task RUNNING after its first batch, without a status write per batch', async () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RetriableError } from '../../../../../shared/connect/errors.js';
+import { ConnectError, RetriableError } from '../../../../../shared/connect/errors.js';
 import type { RecordHeader } from '../../../../../shared/ports/kafka.js';
 import { SinkTaskFailedError } from '../../../../../shared/runtime/sink/errors.js';
 import type { EsmSourceRecord } from '../../../../../shared/runtime/sink/esm-event.js';
-import { runSinkInvocation } from '../../../../../shared/runtime/sink/sink-task-runner.js';
 import { coordinatesOf } from '../../../../support/recording-sink.js';
 import { event, harness, ids, records } from './fixtures.js';
 
@@ -100,21 +99,17 @@ describe('runSinkInvocation error handling', () => {
     });
   });
 
-  it('fails the task at start when a DLQ topic is set but no DLQ producer was given', async () => {
+  it('fails the task at start when its DLQ topic cannot be created', async () => {
     const h = await harness({ config: { ...JSON_VALUES, ...DLQ } });
-    const { deadLetters: _, ...withoutDlq } = h.deps;
+    h.kafka.admin.createTopics = async (specs) => {
+      throw new ConnectError(`Not authorized to create topic ${specs[0]?.topic}`);
+    };
 
-    await expect(
-      runSinkInvocation(withoutDlq, {
-        connector: h.name,
-        event: event(json(0, 0)),
-        deadline: h.time.now() + 1_000,
-        workerId: 'worker-1',
-      }),
-    ).rejects.toThrow(/no dead letter sink/);
+    await expect(h.run(event(json(0, 0)))).rejects.toThrow(/Not authorized to create topic/);
 
     const status = await h.store.status.getTaskStatus({ connector: h.name, task: 0 });
     expect(status?.state).toBe('FAILED');
+    expect(h.system.calls.filter((c) => c.startsWith('start'))).toHaveLength(0);
   });
 
   it('lets the task report errant records from put: to the DLQ with their original bytes', async () => {

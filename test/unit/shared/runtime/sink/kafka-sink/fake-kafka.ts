@@ -1,10 +1,13 @@
 /**
- * An in-memory Kafka for the Kafka sink's unit tests: topics with logs of transactional records
- * (open, committed or aborted), group offsets committed with transactions, producer epochs that
- * fence older producers of a transactional id, and injectable commit failures.
+ * An in-memory Kafka for the runtime's unit tests (the Kafka sink's, and the engines the sink
+ * runner's tests build over it): topics with logs of transactional records (open, committed or
+ * aborted), group offsets committed with transactions, producer epochs that fence older
+ * producers of a transactional id, injectable commit failures, and idempotent producers (dead
+ * letter queues) whose records are kept in `sent`.
  */
 import { FencedError, RetriableError } from '../../../../../../shared/connect/errors.js';
 import type {
+  IdempotentProducer,
   KafkaAdminPort,
   KafkaClientFactory,
   OutgoingRecord,
@@ -43,6 +46,8 @@ export class FakeKafka {
   readonly built: { id: string; options: ProducerOptions | undefined }[] = [];
   readonly commitFailures = new Map<string, CommitFailure>();
   readonly created: TopicSpec[] = [];
+  /** What idempotent producers sent, in order (also appended, committed, to existing topics). */
+  readonly sent: OutgoingRecord[] = [];
   /** Runs before each transactional send (after the epoch check passed), e.g. to stage a race. */
   beforeSend: ((transactionalId: string) => Promise<void>) | undefined;
 
@@ -82,11 +87,14 @@ export class FakeKafka {
     }
   }
 
-  readonly factory: Pick<KafkaClientFactory, 'transactionalProducer'> = {
+  /** The clients of this cluster, as the engine and the Kafka sink take them. */
+  readonly clients: KafkaClientFactory = {
     transactionalProducer: (id, options) => {
       this.built.push({ id, options });
       return new FakeProducer(this, id);
     },
+    idempotentProducer: () => new FakeIdempotentProducer(this),
+    admin: () => this.admin,
   };
 
   readonly admin: KafkaAdminPort = {
@@ -147,6 +155,28 @@ export class FakeKafka {
 }
 
 let roundRobin = 0;
+
+/** Sends to the logs, committed (no transaction), and keeps every record in `sent`. */
+class FakeIdempotentProducer implements IdempotentProducer {
+  constructor(private readonly kafka: FakeKafka) {}
+
+  async connect(): Promise<void> {}
+
+  async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
+    return records.map((record) => {
+      const partitions = this.kafka.logs.get(record.topic);
+      if (partitions === undefined) throw new RetriableError(`UNKNOWN_TOPIC ${record.topic}`);
+      const partition = record.partition ?? roundRobin++ % partitions.length;
+      const log = partitions[partition];
+      if (log === undefined) throw new Error(`no partition ${record.topic}-${partition}`);
+      this.kafka.sent.push(record);
+      log.push({ record: { ...record, partition }, transactionalId: '', state: 'committed' });
+      return { topic: record.topic, partition, offset: log.length - 1 };
+    });
+  }
+
+  async close(): Promise<void> {}
+}
 
 class FakeProducer implements TransactionalProducer {
   #epoch = 0;

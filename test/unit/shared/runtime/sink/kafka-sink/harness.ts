@@ -1,4 +1,9 @@
-/** Builds started Kafka sink tasks over {@link FakeKafka}, and the records they are given. */
+/**
+ * Builds started Kafka sink tasks of an engine over {@link FakeKafka} (the sink as the engine
+ * registers it), and the records they are given.
+ */
+
+import { createMemoryStateStore } from '../../../../../../shared/adapters/memory/memory-state-store.js';
 import type {
   ErrantRecordReporter,
   SinkTaskContext,
@@ -6,11 +11,8 @@ import type {
 import { Headers } from '../../../../../../shared/connect/headers.js';
 import { SinkRecord } from '../../../../../../shared/connect/records.js';
 import { type Schema, Schemas } from '../../../../../../shared/connect/schema.js';
-import { builtinRegistry } from '../../../../../../shared/plugins/registry.js';
-import {
-  KAFKA_SINK_CLASS,
-  kafkaSinkDescriptor,
-} from '../../../../../../shared/runtime/sink/kafka-sink/descriptor.js';
+import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../../../../../../shared/engine/engine.js';
+import { KAFKA_SINK_CLASS } from '../../../../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type { KafkaSinkConnector } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-connector.js';
 import type { KafkaSinkTask } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-task.js';
 import { recordingLogger } from '../../pipeline/error-handling-fakes.js';
@@ -65,18 +67,18 @@ export function sinkContext(
   };
 }
 
-/** One container: a fake cluster with `orders` (3 partitions) and the descriptor over it. */
+/**
+ * One container: an engine over a fake cluster with `orders` (3 partitions), and the Kafka sink
+ * it registered.
+ */
 export function container(kafka = new FakeKafka().topic('orders', 3)) {
-  const plugins = builtinRegistry();
   const logger = recordingLogger();
-  const descriptor = kafkaSinkDescriptor({
-    kafka: kafka.factory,
-    admin: kafka.admin,
-    plugins,
-    transactionalIdPrefix: PREFIX,
-    logger,
-  });
-  plugins.register(descriptor);
+  const engine = createEngine(
+    { store: createMemoryStateStore(), kafka: kafka.clients, loggers: () => logger },
+    { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: PREFIX },
+  );
+  const plugins = engine.plugins;
+  const descriptor = plugins.resolve(KAFKA_SINK_CLASS, 'sink');
   const connector = () => descriptor.create() as KafkaSinkConnector;
   return { kafka, plugins, logger, descriptor, connector };
 }

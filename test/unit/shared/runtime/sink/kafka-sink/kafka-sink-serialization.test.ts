@@ -87,8 +87,8 @@ describe('KafkaSinkTask serialisation and output topics', () => {
     // Prepare
     const { task, kafka } = await startedTask(mirrorConfig({ 'output.partition': 'key' }));
     const sent: (number | undefined)[] = [];
-    const build = kafka.factory.transactionalProducer;
-    kafka.factory.transactionalProducer = (id, options) => {
+    const build = kafka.clients.transactionalProducer;
+    kafka.clients.transactionalProducer = (id, options) => {
       const producer = build(id, options);
       const begin = producer.begin.bind(producer);
       producer.begin = async () => {

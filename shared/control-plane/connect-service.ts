@@ -1,6 +1,6 @@
 /**
  * The Kafka Connect REST API as a service, with no transport: every endpoint of
- * `/work/shared/reference/connect-rest-api.md` over the state store, the plugin registry and
+ * Kafka Connect's REST API (its `ConnectorsResource`, `ConnectorPluginsResource`, `LoggingResource`) over the state store, the plugin registry and
  * the reconcile trigger. `router.ts` maps HTTP onto it.
  */
 import { ConnectorConfigValidator } from './config-validation.js';

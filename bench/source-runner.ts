@@ -17,9 +17,10 @@ import type {
 } from '../shared/ports/kafka.js';
 import { silentLogger } from '../shared/ports/logger.js';
 import type { StateStore } from '../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../shared/runtime/source/pipeline.js';
+import { SourceEnvelope } from '../shared/runtime/pipeline/record-envelope.js';
+import type { SourceRecordPipeline } from '../shared/runtime/pipeline/source-pipeline.js';
+import { buildSourcePipeline } from '../shared/runtime/pipeline/source-pipeline.js';
 import { ProducerPool } from '../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../shared/runtime/source/record-pipeline.js';
 import {
   defaultSourceRuntimeSettings,
   runSourceInvocation,
@@ -129,12 +130,8 @@ function timedStore(store: StateStore, timings: Timings): StateStore {
 
 /** Times each poll batch's conversion (transformations and converters). */
 function timedPipeline(inner: SourceRecordPipeline, timings: Timings): SourceRecordPipeline {
-  const batch = inner.processBatch?.bind(inner);
   return {
-    process: (record) => inner.process(record),
-    ...(batch === undefined
-      ? {}
-      : { processBatch: (records) => time(timings, 'convert batch', () => batch(records)) }),
+    process: (envelopes) => time(timings, 'convert batch', () => inner.process(envelopes)),
     close: () => inner.close(),
   };
 }
@@ -182,11 +179,10 @@ async function runnerRecords(
   const batches: Message[][] = [];
   for (let produced = 0; produced < count; ) {
     const polled: SourceRecord[] = (await task.poll()) ?? [];
+    const envelopes = polled.map((record, index) => new SourceEnvelope(record, index));
+    await pipeline.process(envelopes);
     const messages: Message[] = [];
-    for (const record of polled) {
-      const result = await pipeline.process(record);
-      if (result.kind === 'produce') messages.push(toMessage(result.record));
-    }
+    for (const { outgoing } of envelopes) if (outgoing !== null) messages.push(toMessage(outgoing));
     batches.push(messages);
     produced += messages.length;
   }

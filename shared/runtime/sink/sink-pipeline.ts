@@ -7,7 +7,7 @@
  * when a stage throws does the record continue under the operator, from that stage, with the
  * error as the stage's first attempt (retries, tolerance and reporting exactly as if the operator
  * had run every stage: on success the operator only returns the value). The source pipeline
- * does the same (record-pipeline.ts).
+ * runs on RecordPipeline (record-pipeline.ts).
  */
 import type { ParsedSinkConnectorConfig } from '../../config/connector-config.js';
 import { IllegalStateError } from '../../connect/errors.js';
@@ -21,13 +21,12 @@ import { createConverterSet } from '../pipeline/converter-set.js';
 import type { DeadLetterSink } from '../pipeline/dead-letter.js';
 import type { ErrorHandlingMetrics } from '../pipeline/error-stage.js';
 import { type ConsumedRecord, ProcessingContext } from '../pipeline/error-stage.js';
+import { createTaskErrorHandler } from '../pipeline/error-tolerance.js';
+import { eachInTurn, resumeUnderOperator } from '../pipeline/pipeline-support.js';
 import {
-  createTaskErrorHandler,
-  eachInTurn,
-  resumeUnderOperator,
+  buildTransformationChain,
   transformationClassOf,
-} from '../pipeline/pipeline-support.js';
-import { buildTransformationChain } from '../pipeline/transformation-chain.js';
+} from '../pipeline/transformation-chain.js';
 
 /** What became of one consumed record. */
 export type SinkPipelineResult =

@@ -19,8 +19,8 @@ import { builtinRegistry } from '../../../shared/plugins/registry.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
+import { buildSourcePipeline } from '../../../shared/runtime/pipeline/source-pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../../../shared/runtime/source/record-pipeline.js';
 import {
   defaultSourceRuntimeSettings,
   runSourceInvocation,

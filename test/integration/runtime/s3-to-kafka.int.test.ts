@@ -8,8 +8,8 @@ import type { SourceConnector } from '../../../shared/connect/source.js';
 import { builtinRegistry } from '../../../shared/plugins/registry.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
+import { buildSourcePipeline } from '../../../shared/runtime/pipeline/source-pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../../../shared/runtime/source/record-pipeline.js';
 import {
   AbandonedInvocation,
   defaultSourceRuntimeSettings,

@@ -4,29 +4,25 @@ import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dyna
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
 import { kafkaJsCodecs } from '../../../shared/adapters/kafkajs/codecs/kafkajs-codecs.js';
-import type { SourceRecord } from '../../../shared/connect/records.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
   runSourceInvocation,
   type SourceRuntimeDeps,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import { pipelineOf } from '../../support/plain-pipeline.js';
 import { SEQUENCE_SOURCE_CLASS, sequenceRegistry } from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 const encoder = new TextEncoder();
 const ADMIN_CLIENT_ID = 'source-client-overrides-admin';
 
-const plainPipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => ({
-    kind: 'produce',
-    record: { topic: record.topic, key: null, value: encoder.encode(String(record.value)) },
-  }),
-  close: () => {},
-};
+const plainPipeline = pipelineOf((envelope) => {
+  const { topic, value } = envelope.original;
+  envelope.outgoing = { topic, key: null, value: encoder.encode(String(value)) };
+});
 
 async function countCommitted(topic: string, expected: number): Promise<number> {
   const consumer = testKafka().consumer({ groupId: uniqueName('count'), maxWaitTimeInMs: 100 });

@@ -9,13 +9,13 @@ import { PluginRegistry } from '../../../shared/connect/plugin.js';
 import { SourceRecord } from '../../../shared/connect/records.js';
 import { SourceConnector, SourceTask } from '../../../shared/connect/source.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import type { SourceRecordPipeline } from '../../../shared/runtime/source/pipeline.js';
 import { ProducerPool } from '../../../shared/runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
   runSourceInvocation,
   type SourceRuntimeDeps,
 } from '../../../shared/runtime/source/source-task-runner.js';
+import { pipelineOf } from '../../support/plain-pipeline.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 /**
@@ -126,17 +126,14 @@ function registry(): PluginRegistry {
 const encoder = new TextEncoder();
 
 /** Strings to UTF-8; a `bad` record goes to `<topic>-dlq` instead (a tolerated failure). */
-const pipeline: SourceRecordPipeline = {
-  process: async (record: SourceRecord) => {
-    const value = encoder.encode(String(record.value));
-    const key = encoder.encode(String(record.key));
-    if ((JSON.parse(String(record.value)) as { bad?: boolean }).bad === true) {
-      return { kind: 'skip', deadLetters: [{ topic: `${record.topic}-dlq`, key, value }] };
-    }
-    return { kind: 'produce', record: { topic: record.topic, key, value } };
-  },
-  close: () => {},
-};
+const pipeline = pipelineOf((envelope) => {
+  const record = envelope.original;
+  const value = encoder.encode(String(record.value));
+  const key = encoder.encode(String(record.key));
+  if ((JSON.parse(String(record.value)) as { bad?: boolean }).bad === true) {
+    envelope.deadLetters = [{ topic: `${record.topic}-dlq`, key, value }];
+  } else envelope.outgoing = { topic: record.topic, key, value };
+});
 
 /** The values of `topic` a read_committed consumer sees, in order (`count` expected). */
 async function readCommitted(topic: string, count: number): Promise<string[]> {

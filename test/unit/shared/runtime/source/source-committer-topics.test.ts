@@ -8,6 +8,7 @@ import { createMemoryStateStore } from '../../../../../shared/adapters/memory/me
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../../../../shared/ports/kafka.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
 import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 
@@ -27,14 +28,15 @@ function outgoing(seq: number, topic: string): OutgoingRecord {
   return { topic, key: null, value: encoder.encode(String(seq)) };
 }
 
-/** `count` records, the i-th to `topics[i % topics.length]`. */
-function batch(first: number, count: number, topics: readonly string[]) {
-  const records = Array.from({ length: count }, (_, i) => first + i);
-  const topicOf = (seq: number) => topics[seq % topics.length] as string;
-  return {
-    polled: records.map((seq) => polled(seq, topicOf(seq))),
-    produced: records.map((seq) => outgoing(seq, topicOf(seq))),
-  };
+/** `count` processed records, the i-th to `topics[i % topics.length]`. */
+function batch(first: number, count: number, topics: readonly string[]): SourceEnvelope[] {
+  return Array.from({ length: count }, (_, i) => {
+    const seq = first + i;
+    const topic = topics[seq % topics.length] as string;
+    const envelope = new SourceEnvelope(polled(seq, topic), i);
+    envelope.outgoing = outgoing(seq, topic);
+    return envelope;
+  });
 }
 
 /** A Kafka transaction that places records one after another. */
@@ -100,12 +102,12 @@ describe('SourceCommitter: active topics', () => {
     const { committer, writes, listed } = await setup();
     const first = batch(0, 500, ['orders', 'invoices']);
     // Act
-    await committer.send(first.polled, first.produced, []);
+    await committer.send(first);
     const beforeCommit = await listed();
     await committer.commit();
     for (let i = 1; i <= 20; i += 1) {
       const next = batch(i * 500, 500, ['orders', 'invoices']);
-      await committer.send(next.polled, next.produced, []);
+      await committer.send(next);
       await committer.commit();
     }
     // Assess
@@ -120,9 +122,9 @@ describe('SourceCommitter: active topics', () => {
     const first = batch(0, 10, ['orders']);
     const second = batch(10, 10, ['audit']);
     // Act
-    await committer.send(first.polled, first.produced, []);
+    await committer.send(first);
     await committer.commit();
-    await committer.send(second.polled, second.produced, []);
+    await committer.send(second);
     await committer.commit();
     // Assess
     expect(await listed()).toEqual(['audit', 'orders']);
@@ -134,13 +136,14 @@ describe('SourceCommitter: active topics', () => {
     const aborted = batch(0, 5, ['dropped']);
     const kept = batch(5, 5, ['orders']);
     // Act
-    await committer.send(aborted.polled, aborted.produced, []);
+    await committer.send(aborted);
     await committer.abort();
-    await committer.send(
-      kept.polled,
-      [null, ...kept.produced.slice(1)],
-      [outgoing(5, 'orders-dlq')],
-    );
+    const [failed] = kept;
+    if (failed !== undefined) {
+      failed.outgoing = null;
+      failed.deadLetters = [outgoing(5, 'orders-dlq')];
+    }
+    await committer.send(kept);
     await committer.commit();
     // Assess
     expect(await listed()).toEqual(['orders']);
@@ -151,7 +154,7 @@ describe('SourceCommitter: active topics', () => {
     const { committer, listed } = await setup({ flushAt: 1 });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await committer.send(sent.polled, sent.produced, []);
+    await committer.send(sent);
     // Assess
     expect(await listed()).toEqual(['orders']);
   });
@@ -161,7 +164,7 @@ describe('SourceCommitter: active topics', () => {
     const { committer, writes, listed } = await setup({ enabled: false });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await committer.send(sent.polled, sent.produced, []);
+    await committer.send(sent);
     await committer.commit();
     // Assess
     expect(writes).toEqual([]);

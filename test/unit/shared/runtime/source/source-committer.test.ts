@@ -8,6 +8,7 @@ import type {
   TopicPartitionOffset,
 } from '../../../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../../../shared/ports/offset-store.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import { SourceCommitter } from '../../../../../shared/runtime/source/source-committer.js';
 
 const encoder = new TextEncoder();
@@ -24,6 +25,18 @@ function record(seq: number, p = 0): SourceRecord {
 
 function outgoing(seq: number): OutgoingRecord {
   return { topic: 'out', key: null, value: encoder.encode(String(seq)) };
+}
+
+/** `record` in its envelope, as the pipeline left it. */
+function processed(
+  record: SourceRecord,
+  produced: OutgoingRecord | null,
+  deadLetters: OutgoingRecord[] = [],
+): SourceEnvelope {
+  const envelope = new SourceEnvelope(record, 0);
+  envelope.outgoing = produced;
+  envelope.deadLetters = deadLetters;
+  return envelope;
 }
 
 /** A Kafka transaction that logs what happens to it and places records one after another. */
@@ -135,10 +148,10 @@ describe('SourceCommitter', () => {
   it("promotes each transaction in the next one's pending write, and the last one on settle", async () => {
     const { committer, log, store } = await setup();
 
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
     await committer.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.send([processed(record(2), outgoing(2))]);
     await committer.commit();
     const beforeSettle = [...log];
     await committer.settle();
@@ -170,7 +183,7 @@ describe('SourceCommitter', () => {
   it("reports each record with where it landed once its transaction's offsets are promoted", async () => {
     const { committer, acknowledged } = await setup();
 
-    await committer.send([record(1), record(2)], [outgoing(1), null], []);
+    await committer.send([processed(record(1), outgoing(1)), processed(record(2), null)]);
     await committer.commit();
     const beforeSettle = acknowledged.length;
     await committer.settle();
@@ -184,11 +197,11 @@ describe('SourceCommitter', () => {
 
   it('leaves the store as it was when the combined write fails, and hands back the transaction', async () => {
     const { committer, log, failPromotions, store } = await setup();
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
     await committer.commit();
     failPromotions(new Error('store unavailable'));
 
-    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.send([processed(record(2), outgoing(2))]);
     const failed = committer.commit().catch((error: unknown) => error);
 
     expect(await failed).toEqual(new Error('store unavailable'));
@@ -213,12 +226,12 @@ describe('SourceCommitter', () => {
 
   it("drops an aborted transaction's records and commits its offsets at once, as Kafka Connect does", async () => {
     const { committer, log, store, acknowledged } = await setup();
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
     await committer.commit();
 
-    await committer.send([record(2, 1)], [outgoing(2)], [outgoing(20)]); // source partition p=1
+    await committer.send([processed(record(2, 1), outgoing(2), [outgoing(20)])]); // source partition p=1
     const aborted = await committer.abort();
-    await committer.send([record(3)], [outgoing(3)], []);
+    await committer.send([processed(record(3), outgoing(3))]);
     await committer.commit();
     await committer.settle();
 
@@ -257,9 +270,9 @@ describe('SourceCommitter', () => {
   it('commits the offsets of a transaction aborted before anything was committed', async () => {
     const { committer, log } = await setup();
 
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
     await committer.abort();
-    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.send([processed(record(2), outgoing(2))]);
     await committer.commit();
 
     expect(log).toEqual([
@@ -281,10 +294,10 @@ describe('SourceCommitter', () => {
   it('promotes each commit at once when promotions are not folded (at least once)', async () => {
     const { committer, log, store } = await setup(false);
 
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
     await committer.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await committer.send([record(2)], [outgoing(2)], []);
+    await committer.send([processed(record(2), outgoing(2))]);
     await committer.commit();
     await committer.settle();
 
@@ -318,7 +331,7 @@ describe('SourceCommitter', () => {
   it('hands back the transaction whose abort failed', async () => {
     const { committer, failAborts } = await setup();
     failAborts(new Error('broker gone'));
-    await committer.send([record(1)], [outgoing(1)], []);
+    await committer.send([processed(record(1), outgoing(1))]);
 
     const failed = committer.abort().catch((error: unknown) => error);
 

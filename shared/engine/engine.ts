@@ -38,12 +38,12 @@ import {
   type EnumeratorSettings,
 } from '../runtime/enumerator/enumerator-types.js';
 import { PartitionDiscovery } from '../runtime/enumerator/partition-discovery.js';
+import { buildSourcePipeline } from '../runtime/pipeline/source-pipeline.js';
 import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
 import { kafkaSinkDescriptor } from '../runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../runtime/sink/sink-runtime-types.js';
 import { SinkTaskCache } from '../runtime/sink/sink-task-cache.js';
 import { ProducerPool } from '../runtime/source/producer-pool.js';
-import { buildSourcePipeline } from '../runtime/source/record-pipeline.js';
 import {
   defaultSourceRuntimeSettings,
   type SourceRuntimeDeps,

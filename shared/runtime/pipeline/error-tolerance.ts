@@ -138,3 +138,29 @@ export function createErrorHandler(
   );
   return { operator, metrics, deadLetterQueueEnabled: dlq !== undefined };
 }
+
+/** What a task's error handler needs besides the connector config. */
+export interface TaskErrorHandlerDeps extends RetryWithToleranceDeps {
+  readonly logger: Logger;
+}
+
+/**
+ * The error handler of task `task` of the connector `config` describes (`errors.*` settings,
+ * the log reporter, and the dead letter queue reporter when a DLQ topic is set).
+ * Throws IllegalStateError when a DLQ topic is set but `deadLetterSink` is missing.
+ */
+export function createTaskErrorHandler(
+  config: ParsedConnectorConfig,
+  task: number,
+  deps: TaskErrorHandlerDeps,
+  deadLetterSink?: DeadLetterSink,
+): ErrorHandler {
+  return createErrorHandler(errorHandlingSettingsOf(config), {
+    taskId: { connector: config.name, task },
+    logger: deps.logger,
+    clock: deps.clock,
+    sleep: deps.sleep,
+    ...(deps.random === undefined ? {} : { random: deps.random }),
+    ...(deadLetterSink === undefined ? {} : { deadLetterSink }),
+  });
+}

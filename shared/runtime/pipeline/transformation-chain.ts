@@ -65,6 +65,14 @@ export class TransformationError extends ConnectError {
 }
 
 /**
+ * The class reported when a transformation chain fails: the failing transformation's class
+ * (`TransformationError.className`), or `TransformationChain` when the chain itself failed.
+ */
+export function transformationClassOf(error: unknown): string {
+  return error instanceof TransformationError ? error.className : 'TransformationChain';
+}
+
+/**
  * Applies transformation stages in order; see the module comment.
  *
  * @example

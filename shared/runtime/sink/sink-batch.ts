@@ -9,10 +9,9 @@ import type { TopicPartitionOffsets } from '../../connect/sink.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { OffsetStore } from '../../ports/offset-store.js';
-import type { ConsumedRecord } from '../pipeline/error-stage.js';
+import { SinkEnvelope } from '../pipeline/record-envelope.js';
 import { retryBackoffMs } from '../pipeline/retry-with-tolerance.js';
 import type { EsmPartitionBatch } from './esm-event.js';
-import type { SinkPipelineResult } from './sink-pipeline.js';
 import type { SinkPartitionSummary } from './sink-runtime-types.js';
 import type { StartedSinkTask } from './sink-task-start.js';
 
@@ -46,8 +45,11 @@ export interface TaskBatchPartition {
   readonly tally: PartitionTally;
 }
 
-const coordinates = (topic: string, partition: number, offset: number) =>
-  `${topic}\u0000${partition}\u0000${offset}`;
+/** A partition's records to write, each in its envelope, and the partition's counters. */
+interface PartitionRecords {
+  readonly tally: PartitionTally;
+  readonly envelopes: SinkEnvelope[];
+}
 
 /**
  * Writes a task's partitions of the batch; resolves with the time `put` and `preCommit` took.
@@ -63,26 +65,26 @@ export async function writeTaskBatch(
   env: TaskBatchEnv,
 ): Promise<number> {
   const { task, pipeline, context, stopping } = started;
-  const fresh: { record: ConsumedRecord; tally: PartitionTally }[] = [];
+  const fresh: PartitionRecords[] = [];
   const current = new Map<string, number>();
-  const consumed = new Map<string, ConsumedRecord>();
   const tallies = new Map<string, PartitionTally>();
   for (const { batch, stored, tally } of partitions) {
     const id = topicPartitionKey(batch);
     tallies.set(id, tally);
     const stop = stopping.get(id);
+    const envelopes: SinkEnvelope[] = [];
     let next = stored;
     for (const record of batch.records) {
       if (record.offset < next) tally.duplicates += 1;
       else if (stop !== undefined && record.offset >= stop) tally.pastStopping += 1;
       else {
         next = record.offset + 1;
-        fresh.push({ record, tally });
-        consumed.set(coordinates(record.topic, record.partition, record.offset), record);
+        envelopes.push(new SinkEnvelope(record));
         current.set(id, next);
       }
     }
     tally.skipped = tally.duplicates + tally.pastStopping;
+    if (envelopes.length > 0) fresh.push({ tally, envelopes });
   }
   if (fresh.length === 0) return 0;
 
@@ -92,14 +94,9 @@ export async function writeTaskBatch(
   }));
   context.beginBatch({
     assignment,
-    consumedOf: (r) =>
-      consumed.get(coordinates(r.originalTopic, r.originalKafkaPartition, r.originalKafkaOffset)),
-    onErrant: (record, sink, deadLettered) => {
-      const tally = tallies.get(
-        record === undefined
-          ? `${sink.originalTopic}-${sink.originalKafkaPartition}`
-          : topicPartitionKey(record),
-      );
+    onErrant: (record, deadLettered) => {
+      const { originalTopic: topic, originalKafkaPartition: partition } = record;
+      const tally = tallies.get(topicPartitionKey({ topic, partition }));
       if (tally === undefined) return;
       tally.failed += 1;
       if (deadLettered) tally.dlq += 1;
@@ -112,23 +109,22 @@ export async function writeTaskBatch(
       for (const tp of toOpen) started.opened.set(topicPartitionKey(tp), tp);
     }
     const records: SinkRecord[] = [];
-    const writtenTo: PartitionTally[] = [];
-    const results = await pipeline.processBatch(fresh.map((f) => f.record));
-    for (let i = 0; i < fresh.length; i += 1) {
-      const { tally } = fresh[i] as (typeof fresh)[number];
-      const result = results[i] as SinkPipelineResult;
-      if (result.kind === 'put') {
-        records.push(result.record);
-        writtenTo.push(tally);
-      } else if (result.kind === 'filtered') tally.filtered += 1;
-      else {
-        tally.failed += 1;
-        if (result.deadLettered) tally.dlq += 1;
+    for (const { tally, envelopes } of fresh) {
+      await pipeline.process(envelopes);
+      for (const { outcome, record, deadLettered } of envelopes) {
+        if (record !== null) records.push(record);
+        else if (outcome === 'filtered') tally.filtered += 1;
+        else {
+          tally.failed += 1;
+          if (deadLettered) tally.dlq += 1;
+        }
       }
     }
     const began = env.clock.now();
     await putWithRetry(started, records, env);
-    for (const tally of writtenTo) tally.written += 1;
+    for (const { tally, envelopes } of fresh) {
+      for (const { record } of envelopes) if (record !== null) tally.written += 1;
+    }
     const committable = await preCommit(started, current);
     const writeMs = env.clock.now() - began;
     await commitOffsets(started, partitions, current, committable, env);

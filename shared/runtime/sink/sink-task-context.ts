@@ -12,16 +12,13 @@ import type { ErrantRecordReporter, SinkTaskContext } from '../../connect/contex
 import { type SinkRecord, type TopicPartition, topicPartitionKey } from '../../connect/records.js';
 import type { TaskRef } from '../../ports/lease-store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ConsumedRecord } from '../pipeline/error-stage.js';
-import type { SinkRecordPipeline } from './sink-pipeline.js';
+import type { SinkRecordPipeline } from '../pipeline/sink-pipeline.js';
 
 /** What the context knows about the batch being written. */
 export interface SinkBatchScope {
   readonly assignment: readonly TopicPartition[];
-  /** The consumed record a sink record came from, by its original coordinates. */
-  consumedOf(record: SinkRecord): ConsumedRecord | undefined;
   /** Called after each errant record report that succeeded. */
-  onErrant(record: ConsumedRecord | undefined, sink: SinkRecord, deadLettered: boolean): void;
+  onErrant(record: SinkRecord, deadLettered: boolean): void;
 }
 
 export interface SinkTaskContextOptions {
@@ -105,16 +102,15 @@ export class SinkTaskContextImpl implements SinkTaskContext {
     this.#batch = undefined;
   }
 
+  /** A record the pipeline made carries its consumed original (InternalSinkRecord) to the DLQ. */
   async #report(record: SinkRecord, error: Error): Promise<void> {
     const batch = this.#batch;
-    const consumed = batch?.consumedOf(record);
     const deadLettered = await this.#options.pipeline.reportErrant(
       record,
       error,
       this.#options.taskClass(),
-      consumed,
     );
-    batch?.onErrant(consumed, record, deadLettered);
+    batch?.onErrant(record, deadLettered);
   }
 
   #warn(message: string): void {

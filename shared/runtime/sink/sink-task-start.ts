@@ -18,8 +18,8 @@ import type { TaskRef } from '../../ports/lease-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { DeadLetterSink } from '../pipeline/dead-letter.js';
 import { deadLetterTopicSpec, errorHandlingSettingsOf } from '../pipeline/error-tolerance.js';
+import { buildSinkPipeline, type SinkRecordPipeline } from '../pipeline/sink-pipeline.js';
 import { taskStoppingOffsets } from '../task/task-split.js';
-import { buildSinkPipeline, type SinkRecordPipeline } from './sink-pipeline.js';
 import { SinkTaskContextImpl } from './sink-task-context.js';
 
 /** A started task instance, kept by a warm container across batches. */

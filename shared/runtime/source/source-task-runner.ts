@@ -6,12 +6,12 @@ import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../
 import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
+import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
 import { producerOptionsOf } from '../task/producer-overrides.js';
 import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
 import { ensureOffsetsTopic } from './offsets-topic-creation.js';
-import type { SourceRecordPipeline } from './pipeline.js';
 import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
 import { untransacted } from './producer-pool.js';
 import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
@@ -260,7 +260,7 @@ class SourceSession {
           }
           const batch = await (next ?? this.#pollBatch());
           next = undefined;
-          if (batch.polled.length === 0) {
+          if (batch.envelopes.length === 0) {
             if (deps.clock.now() - lastRecordAt >= deps.settings.maxIdleMs) break;
             await deps.sleep(deps.settings.idlePollMs);
             continue;
@@ -272,7 +272,7 @@ class SourceSession {
           // Decided before the next poll: a boundary request belongs to the batch that made it.
           const slices =
             boundary === 'connector'
-              ? planBoundaries(batch.polled, context.takeBoundaryRequests(), this.#ignored)
+              ? planBoundaries(batch.envelopes, context.takeBoundaryRequests(), this.#ignored)
               : undefined;
           const due =
             boundary === 'poll' ||
@@ -282,7 +282,7 @@ class SourceSession {
             next.catch(() => undefined); // its failure surfaces when it is awaited
           }
           if (slices === undefined) {
-            await sequence.send(batch.polled, batch.produced, batch.deadLetters);
+            await sequence.send(batch.envelopes);
             if (due) await sequence.commit();
           } else {
             const aborted = await dispatchSlices(sequence, batch, slices);

@@ -1,7 +1,8 @@
 import type { SourceRecord } from '../../connect/records.js';
 import type { RecordMetadata } from '../../connect/source.js';
-import type { OutgoingRecord, ProducerTransaction } from '../../ports/kafka.js';
+import type { ProducerTransaction } from '../../ports/kafka.js';
 import type { CommittedSourceOffsets } from '../../ports/offset-store.js';
+import type { SourceEnvelope } from '../pipeline/record-envelope.js';
 import type { TaskActiveTopics } from '../task/active-topics.js';
 import {
   type CommittedTransaction,
@@ -107,17 +108,15 @@ export class SourceTransactionSequence {
     return this.#open;
   }
 
-  /** Adds a processed poll batch to the open transaction (beginning one if needed). */
-  async send(
-    polled: readonly SourceRecord[],
-    produced: readonly (OutgoingRecord | null)[],
-    deadLetters: readonly OutgoingRecord[],
-  ): Promise<void> {
-    await (await this.open()).send(polled, produced, deadLetters);
+  /** Adds processed polled records to the open transaction (beginning one if needed). */
+  async send(envelopes: readonly SourceEnvelope[]): Promise<void> {
+    await (await this.open()).send(envelopes);
     const { activeTopics, flushAt } = this.options;
     if (activeTopics === undefined) return;
-    for (const record of produced) {
-      if (record !== null && activeTopics.isNew(record.topic)) this.#newTopics.add(record.topic);
+    for (const { outgoing } of envelopes) {
+      if (outgoing !== null && activeTopics.isNew(outgoing.topic)) {
+        this.#newTopics.add(outgoing.topic);
+      }
     }
     if (flushAt <= 1) await this.#recordTopics();
   }

@@ -7,6 +7,7 @@ import type {
 } from '../../ports/kafka.js';
 import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import type { CommittedSourceOffsets, OffsetStore } from '../../ports/offset-store.js';
+import type { SourceEnvelope } from '../pipeline/record-envelope.js';
 import { mergeOffsets, offsetRecord, sourcePartitionKey } from './offsets-topic.js';
 
 /** The protocol steps a test can stop an invocation at (a simulated crash or a stall). */
@@ -65,11 +66,12 @@ function sameFlatObject(
  * they advanced, the commit marker, `pending` in the state store, the commit, the promotion.
  */
 export class SourceTransaction {
-  readonly #records: SourceRecord[] = [];
-  readonly #positions: (TopicPartitionOffset | undefined)[] = [];
-  /** Records to send, and the index in #records of each (-1 for a dead letter). */
-  #buffer: OutgoingRecord[] = [];
-  #bufferIndex: number[] = [];
+  /** Every polled record the transaction took, in its envelope. */
+  readonly #envelopes: SourceEnvelope[] = [];
+  /** The envelopes whose records (outgoing and dead letters) are not sent yet. */
+  #buffer: SourceEnvelope[] = [];
+  /** How many records #buffer holds. */
+  #buffered = 0;
   /** The last record of each source partition, by partition key. */
   readonly #latest: Map<string, SourceRecord>;
   #lastPartition: Readonly<Record<string, unknown>> | undefined;
@@ -111,38 +113,28 @@ export class SourceTransaction {
   }
 
   /**
-   * Adds one poll's results. `produced[i]` belongs to `polled[i]`; a polled record that produced
-   * nothing (dropped, dead-lettered) still advances its source offset. Records are buffered and
-   * sent in one produce request with the offset records at commit (or when the buffer reaches
-   * `flushAt` records, for long interval or connector transactions).
+   * Adds polled records, each in its envelope with what the pipeline made of it: its outgoing
+   * record, its dead letters. A record that produced nothing (dropped, dead-lettered) still
+   * advances its source offset. Records are buffered and sent in one produce request with the
+   * offset records at commit (or when the buffer reaches `flushAt` records, for long interval
+   * or connector transactions).
    */
-  async send(
-    polled: readonly SourceRecord[],
-    produced: readonly (OutgoingRecord | null)[],
-    deadLetters: readonly OutgoingRecord[],
-  ): Promise<void> {
-    for (let i = 0; i < polled.length; i += 1) {
-      const record = polled[i] as SourceRecord;
-      const index = this.#records.length;
-      this.#records.push(record);
-      this.#positions.push(undefined);
-      const outgoing = produced[i] ?? null;
-      if (outgoing !== null) {
-        this.#buffer.push(outgoing);
-        this.#bufferIndex.push(index);
-        this.#recordCount += 1;
+  async send(envelopes: readonly SourceEnvelope[]): Promise<void> {
+    for (const envelope of envelopes) {
+      this.#envelopes.push(envelope);
+      const { original, outgoing, deadLetters } = envelope;
+      const sends = (outgoing === null ? 0 : 1) + deadLetters.length;
+      if (sends > 0) {
+        this.#buffer.push(envelope);
+        this.#buffered += sends;
+        this.#recordCount += sends;
+        this.#deadLetterCount += deadLetters.length;
       }
-      if (record.sourcePartition !== null && record.sourceOffset !== null) {
-        this.#latest.set(this.#keyOf(record.sourcePartition), record);
+      if (original.sourcePartition !== null && original.sourceOffset !== null) {
+        this.#latest.set(this.#keyOf(original.sourcePartition), original);
       }
     }
-    for (const record of deadLetters) {
-      this.#buffer.push(record);
-      this.#bufferIndex.push(-1);
-    }
-    this.#recordCount += deadLetters.length;
-    this.#deadLetterCount += deadLetters.length;
-    if (this.#buffer.length >= this.flushAt) await this.#flush([]);
+    if (this.#buffered >= this.flushAt) await this.#flush([]);
   }
 
   /**
@@ -158,24 +150,33 @@ export class SourceTransaction {
     return this.#lastKey;
   }
 
-  /** Sends the buffered records followed by `extra`; returns the positions of `extra`. */
+  /**
+   * Sends the buffered envelopes' records (each outgoing record followed by its dead letters)
+   * then `extra`; notes where each outgoing record was written; returns the positions of `extra`.
+   */
   async #flush(extra: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     const buffered = this.#buffer;
-    const indexes = this.#bufferIndex;
+    const count = this.#buffered;
     this.#buffer = [];
-    this.#bufferIndex = [];
-    if (buffered.length === 0 && extra.length === 0) return [];
+    this.#buffered = 0;
+    if (count === 0 && extra.length === 0) return [];
     await this.scope.checkpoint('before-send');
-    for (const record of extra) buffered.push(record);
-    const positions = await this.tx.send(buffered);
-    for (let i = 0; i < indexes.length; i += 1) {
-      const position = positions[i];
-      this.#firstPosition ??= position;
-      const index = indexes[i] as number;
-      if (index >= 0) this.#positions[index] = position;
+    const records: OutgoingRecord[] = new Array(count + extra.length);
+    let next = 0;
+    for (const { outgoing, deadLetters } of buffered) {
+      if (outgoing !== null) records[next++] = outgoing;
+      for (const record of deadLetters) records[next++] = record;
+    }
+    for (const record of extra) records[next++] = record;
+    const positions = await this.tx.send(records);
+    if (count > 0) this.#firstPosition ??= positions[0];
+    next = 0;
+    for (const envelope of buffered) {
+      if (envelope.outgoing !== null) envelope.written = positions[next++];
+      next += envelope.deadLetters.length;
     }
     await this.scope.checkpoint('after-send');
-    return positions.slice(indexes.length);
+    return positions.slice(count);
   }
 
   /**
@@ -237,21 +238,18 @@ export class SourceTransaction {
     return {
       committed: { seq, offsets },
       acknowledged: () =>
-        this.#records.map((record, i) => {
-          const position = this.#positions[i];
-          return {
-            record,
-            metadata:
-              position === undefined
-                ? null
-                : {
-                    topic: position.topic,
-                    partition: position.partition,
-                    offset: position.offset,
-                    timestamp: null,
-                  },
-          };
-        }),
+        this.#envelopes.map(({ original, written }) => ({
+          record: original,
+          metadata:
+            written === undefined
+              ? null
+              : {
+                  topic: written.topic,
+                  partition: written.partition,
+                  offset: written.offset,
+                  timestamp: null,
+                },
+        })),
     };
   }
 

@@ -1,7 +1,7 @@
 import { IllegalStateError } from '../../connect/errors.js';
 import type { SourceRecord } from '../../connect/records.js';
-import type { OutgoingRecord } from '../../ports/kafka.js';
-import { type PolledBatch, sliceBatch } from './poll-batch.js';
+import type { SourceEnvelope } from '../pipeline/record-envelope.js';
+import type { PolledBatch } from './poll-batch.js';
 import type { DroppedRecords } from './source-transaction-sequence.js';
 
 /** How a connector-defined boundary ends the current transaction. */
@@ -17,8 +17,9 @@ export interface BoundaryRequest {
 }
 
 /**
- * Records `from` (inclusive) to `to` (exclusive) of a batch, and what happens to the open
- * transaction once they are in it: `commit`, `abort`, or nothing (`undefined`: it stays open).
+ * Records `from` (inclusive) to `to` (exclusive) of a batch (their envelopes' `index`), and what
+ * happens to the open transaction once they are in it: `commit`, `abort`, or nothing
+ * (`undefined`: it stays open).
  */
 export interface BatchSlice {
   readonly from: number;
@@ -30,29 +31,30 @@ export interface BatchSlice {
 export type IgnoredRequest = (message: string, fields: Readonly<Record<string, unknown>>) => void;
 
 /**
- * Slices a poll batch of `size` records at the task's boundary requests, as Kafka Connect's
- * `ExactlyOnceWorkerSourceTask` with `transaction.boundary=connector` applies them while it
- * dispatches the batch:
+ * Slices a poll batch (its records' envelopes, in poll order) at the task's boundary requests,
+ * as Kafka Connect's `ExactlyOnceWorkerSourceTask` with `transaction.boundary=connector` applies
+ * them while it dispatches the batch:
  * - a request naming a record ends the transaction right after that record (the records after
  *   it start the next transaction);
  * - a request without a record ends the transaction open after the whole batch; when a record
  *   request already ended one on the batch's last record, nothing is open and it does nothing;
- * - a record that is not one of the batch (identity, not equality) is ignored, with `ignored`
- *   called (Connect keeps such a request, which never matches a dispatched record).
+ * - a record that is not the original of one of the batch's envelopes (identity, not equality)
+ *   is ignored, with `ignored` called (Connect keeps such a request, which never matches a
+ *   dispatched record).
  *
  * Throws `IllegalStateError` (the task fails) when both a commit and an abort are requested for
  * the same record or for the same batch, as Connect's `WorkerTransactionContext` does.
  *
  * @example
- * planBoundaries(batch.polled, [{ kind: 'commit', record: batch.polled[2] }], warn);
+ * planBoundaries(batch.envelopes, [{ kind: 'commit', record: batch.envelopes[2].original }], warn);
  * // → [{ from: 0, to: 3, end: 'commit' }, { from: 3, to: 10, end: undefined }]
  */
 export function planBoundaries(
-  polled: readonly SourceRecord[],
+  envelopes: readonly SourceEnvelope[],
   requests: readonly BoundaryRequest[],
   ignored: IgnoredRequest,
 ): BatchSlice[] {
-  const size = polled.length;
+  const size = envelopes.length;
   let batchEnd: BoundaryKind | undefined;
   let byRecord: Map<number, BoundaryKind> | undefined;
   let indexOf: Map<SourceRecord, number> | undefined;
@@ -66,7 +68,7 @@ export function planBoundaries(
       batchEnd = kind;
       continue;
     }
-    indexOf ??= new Map(polled.map((r, i) => [r, i]));
+    indexOf ??= new Map(envelopes.map((e) => [e.original, e.index]));
     const index = indexOf.get(record);
     if (index === undefined) {
       ignored(
@@ -98,11 +100,7 @@ export function planBoundaries(
 
 /** The parts of a `SourceTransactionSequence` that `dispatchSlices` drives. */
 export interface SliceTarget {
-  send(
-    polled: readonly SourceRecord[],
-    produced: readonly (OutgoingRecord | null)[],
-    deadLetters: readonly OutgoingRecord[],
-  ): Promise<void>;
+  send(envelopes: readonly SourceEnvelope[]): Promise<void>;
   commit(): Promise<void>;
   /** Aborts the open transaction; what it dropped, `undefined` when none was open. */
   abort(): Promise<DroppedRecords | undefined>;
@@ -117,8 +115,8 @@ export interface AbortedSlices {
 
 /**
  * Sends each slice of `batch` into the open transaction, committing or aborting it where the
- * slice says (a dead letter goes with the record that produced it). Resolves with what it
- * aborted (an aborted transaction may hold records of earlier batches too).
+ * slice says (a record's dead letters travel in its envelope, so they join its transaction).
+ * Resolves with what it aborted (an aborted transaction may hold records of earlier batches too).
  */
 export async function dispatchSlices(
   target: SliceTarget,
@@ -128,9 +126,11 @@ export async function dispatchSlices(
   let transactions = 0;
   let produced = 0;
   let deadLetters = 0;
+  const { envelopes } = batch;
   for (const { from, to, end } of slices) {
-    const part = sliceBatch(batch, from, to);
-    await target.send(part.polled, part.produced, part.deadLetters);
+    await target.send(
+      from === 0 && to === envelopes.length ? envelopes : envelopes.slice(from, to),
+    );
     if (end === 'commit') await target.commit();
     else if (end === 'abort') {
       const dropped = await target.abort();

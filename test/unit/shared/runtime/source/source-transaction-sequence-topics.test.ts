@@ -8,7 +8,8 @@ import { createMemoryStateStore } from '../../../../../shared/adapters/memory/me
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../../../../shared/ports/kafka.js';
-import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-sequence.js';
 import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 
 const encoder = new TextEncoder();
@@ -27,14 +28,15 @@ function outgoing(seq: number, topic: string): OutgoingRecord {
   return { topic, key: null, value: encoder.encode(String(seq)) };
 }
 
-/** `count` records, the i-th to `topics[i % topics.length]`. */
-function batch(first: number, count: number, topics: readonly string[]) {
-  const records = Array.from({ length: count }, (_, i) => first + i);
-  const topicOf = (seq: number) => topics[seq % topics.length] as string;
-  return {
-    polled: records.map((seq) => polled(seq, topicOf(seq))),
-    produced: records.map((seq) => outgoing(seq, topicOf(seq))),
-  };
+/** `count` processed records, the i-th to `topics[i % topics.length]`. */
+function batch(first: number, count: number, topics: readonly string[]): SourceEnvelope[] {
+  return Array.from({ length: count }, (_, i) => {
+    const seq = first + i;
+    const topic = topics[seq % topics.length] as string;
+    const envelope = new SourceEnvelope(polled(seq, topic), i);
+    envelope.outgoing = outgoing(seq, topic);
+    return envelope;
+  });
 }
 
 /** A Kafka transaction that places records one after another. */
@@ -100,12 +102,12 @@ describe('SourceTransactionSequence: active topics', () => {
     const { sequence, writes, listed } = await setup();
     const first = batch(0, 500, ['orders', 'invoices']);
     // Act
-    await sequence.send(first.polled, first.produced, []);
+    await sequence.send(first);
     const beforeCommit = await listed();
     await sequence.commit();
     for (let i = 1; i <= 20; i += 1) {
       const next = batch(i * 500, 500, ['orders', 'invoices']);
-      await sequence.send(next.polled, next.produced, []);
+      await sequence.send(next);
       await sequence.commit();
     }
     // Assess
@@ -120,9 +122,9 @@ describe('SourceTransactionSequence: active topics', () => {
     const first = batch(0, 10, ['orders']);
     const second = batch(10, 10, ['audit']);
     // Act
-    await sequence.send(first.polled, first.produced, []);
+    await sequence.send(first);
     await sequence.commit();
-    await sequence.send(second.polled, second.produced, []);
+    await sequence.send(second);
     await sequence.commit();
     // Assess
     expect(await listed()).toEqual(['audit', 'orders']);
@@ -134,13 +136,14 @@ describe('SourceTransactionSequence: active topics', () => {
     const aborted = batch(0, 5, ['dropped']);
     const kept = batch(5, 5, ['orders']);
     // Act
-    await sequence.send(aborted.polled, aborted.produced, []);
+    await sequence.send(aborted);
     await sequence.abort();
-    await sequence.send(
-      kept.polled,
-      [null, ...kept.produced.slice(1)],
-      [outgoing(5, 'orders-dlq')],
-    );
+    const [failed] = kept;
+    if (failed !== undefined) {
+      failed.outgoing = null;
+      failed.deadLetters = [outgoing(5, 'orders-dlq')];
+    }
+    await sequence.send(kept);
     await sequence.commit();
     // Assess
     expect(await listed()).toEqual(['orders']);
@@ -151,7 +154,7 @@ describe('SourceTransactionSequence: active topics', () => {
     const { sequence, listed } = await setup({ flushAt: 1 });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await sequence.send(sent.polled, sent.produced, []);
+    await sequence.send(sent);
     // Assess
     expect(await listed()).toEqual(['orders']);
   });
@@ -161,7 +164,7 @@ describe('SourceTransactionSequence: active topics', () => {
     const { sequence, writes, listed } = await setup({ enabled: false });
     const sent = batch(0, 3, ['orders']);
     // Act
-    await sequence.send(sent.polled, sent.produced, []);
+    await sequence.send(sent);
     await sequence.commit();
     // Assess
     expect(writes).toEqual([]);

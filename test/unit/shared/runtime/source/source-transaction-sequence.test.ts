@@ -8,7 +8,8 @@ import type {
   TopicPartitionOffset,
 } from '../../../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../../../shared/ports/offset-store.js';
-import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-sequence.js';
 
 const encoder = new TextEncoder();
 
@@ -24,6 +25,18 @@ function record(seq: number, p = 0): SourceRecord {
 
 function outgoing(seq: number): OutgoingRecord {
   return { topic: 'out', key: null, value: encoder.encode(String(seq)) };
+}
+
+/** `record` in its envelope, as the pipeline left it. */
+function processed(
+  record: SourceRecord,
+  produced: OutgoingRecord | null,
+  deadLetters: OutgoingRecord[] = [],
+): SourceEnvelope {
+  const envelope = new SourceEnvelope(record, 0);
+  envelope.outgoing = produced;
+  envelope.deadLetters = deadLetters;
+  return envelope;
 }
 
 /** A Kafka transaction that logs what happens to it and places records one after another. */
@@ -135,13 +148,13 @@ describe('SourceTransactionSequence', () => {
   it("promotes each transaction in the next one's pending write, and the last one on promoteLastCommitted", async () => {
     const { sequence, log, store } = await setup();
 
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
     await sequence.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.send([processed(record(2), outgoing(2))]);
     await sequence.commit();
-    const beforePromotion = [...log];
-    await sequence.promoteLastCommitted();
+    const beforeSettle = [...log];
+    await sequence.settle();
 
     expect(afterFirst.committed).toBeUndefined(); // committed in Kafka, pending in the store
     expect(afterFirst.pending?.seq).toBe(1);
@@ -174,10 +187,10 @@ describe('SourceTransactionSequence', () => {
   it("reports each record with where it landed once its transaction's offsets are promoted", async () => {
     const { sequence, acknowledged } = await setup();
 
-    await sequence.send([record(1), record(2)], [outgoing(1), null], []);
+    await sequence.send([processed(record(1), outgoing(1)), processed(record(2), null)]);
     await sequence.commit();
-    const beforePromotion = acknowledged.length;
-    await sequence.promoteLastCommitted();
+    const beforeSettle = acknowledged.length;
+    await sequence.settle();
 
     expect(beforePromotion).toBe(0);
     expect(acknowledged.map(([r, metadata]) => [r.value, metadata])).toEqual([
@@ -188,11 +201,11 @@ describe('SourceTransactionSequence', () => {
 
   it('leaves the store as it was when the combined write fails, and hands back the transaction', async () => {
     const { sequence, log, failPromotions, store } = await setup();
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
     await sequence.commit();
     failPromotions(new Error('store unavailable'));
 
-    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.send([processed(record(2), outgoing(2))]);
     const failed = sequence.commit().catch((error: unknown) => error);
 
     expect(await failed).toEqual(new Error('store unavailable'));
@@ -217,14 +230,14 @@ describe('SourceTransactionSequence', () => {
 
   it("drops an aborted transaction's records and commits its offsets at once, as Kafka Connect does", async () => {
     const { sequence, log, store, acknowledged } = await setup();
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
     await sequence.commit();
 
-    await sequence.send([record(2, 1)], [outgoing(2)], [outgoing(20)]); // source partition p=1
+    await sequence.send([processed(record(2, 1), outgoing(2), [outgoing(20)])]); // source partition p=1
     const aborted = await sequence.abort();
-    await sequence.send([record(3)], [outgoing(3)], []);
+    await sequence.send([processed(record(3), outgoing(3))]);
     await sequence.commit();
-    await sequence.promoteLastCommitted();
+    await sequence.settle();
 
     expect(aborted).toEqual({ produced: 1, deadLetters: 1 }); // record 2 and its dead letter
     expect(log).toEqual([
@@ -261,9 +274,9 @@ describe('SourceTransactionSequence', () => {
   it('commits the offsets of a transaction aborted before anything was committed', async () => {
     const { sequence, log } = await setup();
 
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
     await sequence.abort();
-    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.send([processed(record(2), outgoing(2))]);
     await sequence.commit();
 
     expect(log).toEqual([
@@ -285,12 +298,12 @@ describe('SourceTransactionSequence', () => {
   it('promotes each commit at once when promotions are not folded (at least once)', async () => {
     const { sequence, log, store } = await setup(false);
 
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
     await sequence.commit();
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
-    await sequence.send([record(2)], [outgoing(2)], []);
+    await sequence.send([processed(record(2), outgoing(2))]);
     await sequence.commit();
-    await sequence.promoteLastCommitted();
+    await sequence.settle();
 
     expect(afterFirst.committed?.seq).toBe(1);
     expect(afterFirst.pending).toBeUndefined();
@@ -322,7 +335,7 @@ describe('SourceTransactionSequence', () => {
   it('hands back the transaction whose abort failed', async () => {
     const { sequence, failAborts } = await setup();
     failAborts(new Error('broker gone'));
-    await sequence.send([record(1)], [outgoing(1)], []);
+    await sequence.send([processed(record(1), outgoing(1))]);
 
     const failed = sequence.abort().catch((error: unknown) => error);
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../../../../../shared/connect/errors.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { OutgoingRecord } from '../../../../../shared/ports/kafka.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import type { PolledBatch } from '../../../../../shared/runtime/source/poll-batch.js';
 import {
   type BoundaryKind,
@@ -14,24 +15,29 @@ import {
 
 const encoder = new TextEncoder();
 
-function records(count: number): SourceRecord[] {
+/** A poll batch of `count` records (values 1 to `count`), each in its envelope. */
+function records(count: number): SourceEnvelope[] {
   return Array.from(
     { length: count },
     (_, i) =>
-      new SourceRecord({
-        sourcePartition: { p: 0 },
-        sourceOffset: { seq: i + 1 },
-        topic: 'out',
-        key: null,
-        value: i + 1,
-      }),
+      new SourceEnvelope(
+        new SourceRecord({
+          sourcePartition: { p: 0 },
+          sourceOffset: { seq: i + 1 },
+          topic: 'out',
+          key: null,
+          value: i + 1,
+        }),
+        i,
+      ),
   );
 }
 
-const at = (polled: readonly SourceRecord[], i: number): SourceRecord => {
-  const record = polled[i];
-  if (record === undefined) throw new Error(`no record ${i}`);
-  return record;
+/** The original of the batch's record `i`, as the task names it. */
+const at = (polled: readonly SourceEnvelope[], i: number): SourceRecord => {
+  const envelope = polled[i];
+  if (envelope === undefined) throw new Error(`no record ${i}`);
+  return envelope.original;
 };
 
 function collectIgnored() {
@@ -93,7 +99,7 @@ describe('planBoundaries', () => {
 
   it('ignores, with a warning, a record that is not one of the batch (an equal copy included)', () => {
     const polled = records(3);
-    const stranger = records(3)[1] as SourceRecord; // equal to polled[1], not the same object
+    const stranger = at(records(3), 1); // equal to polled[1]'s original, not the same object
     const { ignored, warn } = collectIgnored();
 
     const slices = planBoundaries(polled, [{ kind: 'abort', record: stranger }], warn);
@@ -194,9 +200,10 @@ describe('dispatchSlices', () => {
     return {
       log,
       target: {
-        send: async (polled, produced, deadLetters) => {
-          const values = polled.map((r) => r.value).join(',');
-          const sent = produced.filter((r) => r !== null).length;
+        send: async (envelopes) => {
+          const values = envelopes.map((e) => e.original.value).join(',');
+          const sent = envelopes.filter((e) => e.outgoing !== null).length;
+          const deadLetters = envelopes.flatMap((e) => e.deadLetters);
           open ??= { produced: 0, deadLetters: 0 };
           open.produced += sent;
           open.deadLetters += deadLetters.length;
@@ -217,15 +224,14 @@ describe('dispatchSlices', () => {
   }
 
   it('keeps each dead letter in the transaction of the record that produced it, and counts aborts', async () => {
-    const polled = records(5);
+    const envelopes = records(5);
     // Records 2 and 4 failed and were dead-lettered (one dead letter each).
-    const batch: PolledBatch = {
-      polled,
-      produced: [out(1), null, out(3), null, out(5)],
-      deadLetters: [out(2, 'dlq-2'), out(4, 'dlq-4')],
-      deadLetterOf: [1, 3],
-      written: 3,
-    };
+    for (const envelope of envelopes) {
+      const seq = envelope.original.value as number;
+      if (seq % 2 === 1) envelope.outgoing = out(seq);
+      else envelope.deadLetters = [out(seq, `dlq-${seq}`)];
+    }
+    const batch: PolledBatch = { envelopes, written: 3, deadLetters: 2 };
     const { log, target: sequence } = target();
 
     const aborted = await dispatchSlices(sequence, batch, [
@@ -245,18 +251,13 @@ describe('dispatchSlices', () => {
   });
 
   it('sends the batch as it is when it is not split', async () => {
-    const polled = records(2);
-    const batch: PolledBatch = {
-      polled,
-      produced: [out(1), out(2)],
-      deadLetters: [],
-      deadLetterOf: [],
-      written: 2,
-    };
+    const envelopes = records(2);
+    for (const envelope of envelopes) envelope.outgoing = out(envelope.original.value as number);
+    const batch: PolledBatch = { envelopes, written: 2, deadLetters: 0 };
     const sent: unknown[] = [];
     const sequence: SliceTarget = {
-      send: async (p, produced) => {
-        sent.push(p, produced);
+      send: async (part) => {
+        sent.push(part);
       },
       commit: async () => {},
       abort: async () => ({ produced: 0, deadLetters: 0 }),
@@ -264,7 +265,7 @@ describe('dispatchSlices', () => {
 
     await dispatchSlices(sequence, batch, [{ from: 0, to: 2, end: undefined }]);
 
-    expect(sent[0]).toBe(batch.polled);
-    expect(sent[1]).toBe(batch.produced);
+    expect(sent).toEqual([batch.envelopes]);
+    expect(sent[0]).toBe(batch.envelopes);
   });
 });

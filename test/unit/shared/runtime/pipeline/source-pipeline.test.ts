@@ -5,8 +5,12 @@ import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js'
 import { Struct } from '../../../../../shared/connect/struct.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
-import { buildSourcePipeline } from '../../../../../shared/runtime/source/record-pipeline.js';
-import { FlakyConverter, registerFlakyConverter } from '../pipeline/error-handling-fakes.js';
+import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
+import {
+  buildSourcePipeline,
+  type SourceRecordPipeline,
+} from '../../../../../shared/runtime/pipeline/source-pipeline.js';
+import { FlakyConverter, registerFlakyConverter } from './error-handling-fakes.js';
 
 const text = (bytes: Uint8Array | null) =>
   bytes === null ? null : new TextDecoder().decode(bytes);
@@ -24,6 +28,13 @@ function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
     clock: { now: () => 0 },
     sleep: async () => {},
   });
+}
+
+/** The records' envelopes once `p` processed them as one batch. */
+async function processed(p: SourceRecordPipeline, ...records: SourceRecord[]) {
+  const envelopes = records.map((record, index) => new SourceEnvelope(record, index));
+  await p.process(envelopes);
+  return envelopes;
 }
 
 const schema = new SchemaBuilder('struct')
@@ -59,16 +70,14 @@ describe('buildSourcePipeline', () => {
       'value.converter.schemas.enable': 'false',
     });
 
-    const result = await p.process(order('3'));
+    const [envelope] = await processed(p, order('3'));
 
-    expect(result.kind).toBe('produce');
-    if (result.kind !== 'produce') return;
-    expect(result.record.topic).toBe('orders-v2');
-    expect(text(result.record.key)).toBe('o-1');
-    expect(text(result.record.value)).toBe('{"id":1,"qty":"3"}');
-    expect(result.record.headers?.map((h) => [h.key, text(h.value)])).toEqual([
-      ['origin', 'datagen'],
-    ]);
+    const out = envelope?.outgoing;
+    expect(out?.topic).toBe('orders-v2');
+    expect(text(out?.key ?? null)).toBe('o-1');
+    expect(text(out?.value ?? null)).toBe('{"id":1,"qty":"3"}');
+    expect(out?.headers?.map((h) => [h.key, text(h.value)])).toEqual([['origin', 'datagen']]);
+    expect(envelope?.deadLetters).toEqual([]);
   });
 
   it('skips a record a transformation drops, with nothing for the dead letter queue', async () => {
@@ -76,7 +85,9 @@ describe('buildSourcePipeline', () => {
       transforms: 'drop',
       'transforms.drop.type': 'org.apache.kafka.connect.transforms.Filter',
     });
-    expect(await p.process(order('1'))).toEqual({ kind: 'skip', deadLetters: [] });
+    const [envelope] = await processed(p, order('1'));
+
+    expect([envelope?.outgoing, envelope?.deadLetters]).toEqual([null, []]);
   });
 
   it('sends a failed record to the dead letter queue with Connect context headers when tolerated', async () => {
@@ -89,12 +100,11 @@ describe('buildSourcePipeline', () => {
       'errors.deadletterqueue.context.headers.enable': 'true',
     });
 
-    const result = await p.process(order('not a number'));
+    const [envelope] = await processed(p, order('not a number'));
 
-    expect(result.kind).toBe('skip');
-    if (result.kind !== 'skip') return;
-    expect(result.deadLetters).toHaveLength(1);
-    const [dead] = result.deadLetters;
+    expect(envelope?.outgoing).toBeNull();
+    expect(envelope?.deadLetters).toHaveLength(1);
+    const [dead] = envelope?.deadLetters ?? [];
     expect(dead?.topic).toBe('orders-dlq');
     const headers = new Map(dead?.headers?.map((h) => [h.key, text(h.value)]));
     expect(headers.get('__connect.errors.stage')).toBe('TRANSFORMATION');
@@ -109,10 +119,10 @@ describe('buildSourcePipeline', () => {
       'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
       'transforms.cast.spec': 'qty:int32',
     });
-    await expect(p.process(order('not a number'))).rejects.toThrow(/Tolerance exceeded/);
+    await expect(processed(p, order('not a number'))).rejects.toThrow(/Tolerance exceeded/);
   });
 
-  it('gives a whole batch the results of processing its records one by one', async () => {
+  it('gives a whole batch the results of processing its records one by one, each with its own dead letters', async () => {
     const extra = {
       transforms: 'cast',
       'transforms.cast.type': 'org.apache.kafka.connect.transforms.Cast$Value',
@@ -124,16 +134,17 @@ describe('buildSourcePipeline', () => {
     const batch = [order('1'), order('not a number'), order('3'), order('x')];
     const one = pipeline(extra);
     const expected = [];
-    for (const record of batch) expected.push(await one.process(record));
+    for (const record of batch) expected.push(...(await processed(one, record)));
 
-    const results = await pipeline(extra).processBatch?.(batch);
+    const envelopes = await processed(pipeline(extra), ...batch);
 
-    expect(results).toEqual(expected);
-    expect(results?.map((r) => r.kind)).toEqual(['produce', 'skip', 'produce', 'skip']);
+    const summary = (list: SourceEnvelope[]) =>
+      list.map((e) => [e.original, text(e.outgoing?.value ?? null), e.deadLetters.length]);
+    expect(summary(envelopes)).toEqual(summary(expected));
+    expect(envelopes.map((e) => e.original)).toEqual(batch);
+    expect(envelopes.map((e) => e.outgoing !== null)).toEqual([true, false, true, false]);
     // Each failed record carries its own dead letter, not its neighbour's.
-    expect(results?.map((r) => (r.kind === 'skip' ? r.deadLetters.length : 0))).toEqual([
-      0, 1, 0, 1,
-    ]);
+    expect(envelopes.map((e) => e.deadLetters.length)).toEqual([0, 1, 0, 1]);
   });
 
   it('retries a retriable converter failure, counting its first attempt, and produces the record', async () => {
@@ -147,9 +158,9 @@ describe('buildSourcePipeline', () => {
       flaky,
     );
 
-    const [result] = (await p.processBatch?.([order('3')])) ?? [];
+    const [envelope] = await processed(p, order('3'));
 
-    expect(result?.kind).toBe('produce');
+    expect(envelope?.outgoing).not.toBeNull();
     expect(flaky.calls).toBe(3); // two failed attempts, then the one that worked
   });
 
@@ -157,7 +168,7 @@ describe('buildSourcePipeline', () => {
     const flaky = new FlakyConverter(1);
     const p = pipeline({ 'value.converter': 'test.FlakyConverter' }, flaky);
 
-    await expect(p.processBatch?.([order('3')])).rejects.toThrow(/Tolerance exceeded/);
+    await expect(processed(p, order('3'))).rejects.toThrow(/Tolerance exceeded/);
     expect(flaky.calls).toBe(1); // no second attempt, which would have worked
   });
 });

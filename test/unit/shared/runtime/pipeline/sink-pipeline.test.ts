@@ -4,12 +4,13 @@ import { SinkRecord } from '../../../../../shared/connect/records.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
-import { buildSinkPipeline } from '../../../../../shared/runtime/sink/sink-pipeline.js';
+import type { ConsumedRecord } from '../../../../../shared/runtime/pipeline/error-stage.js';
+import { SinkEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import {
-  FlakyConverter,
-  recordingSink,
-  registerFlakyConverter,
-} from '../pipeline/error-handling-fakes.js';
+  buildSinkPipeline,
+  type SinkRecordPipeline,
+} from '../../../../../shared/runtime/pipeline/sink-pipeline.js';
+import { FlakyConverter, recordingSink, registerFlakyConverter } from './error-handling-fakes.js';
 
 const STRING = 'org.apache.kafka.connect.storage.StringConverter';
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -34,6 +35,13 @@ function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   return { built, dlq };
 }
 
+/** The records' envelopes once `p` processed them as one batch. */
+async function processed(p: SinkRecordPipeline, ...records: ConsumedRecord[]) {
+  const envelopes = records.map((record) => new SinkEnvelope(record));
+  await p.process(envelopes);
+  return envelopes;
+}
+
 const consumed = {
   topic: 'orders',
   partition: 1,
@@ -49,14 +57,15 @@ describe('buildSinkPipeline', () => {
   it('converts key, value and headers into a SinkRecord; a null value stays a tombstone', async () => {
     const { built } = pipeline({ 'key.converter': STRING, 'value.converter': STRING });
 
-    const result = await built.process(consumed);
+    const [envelope] = await processed(built, consumed);
 
-    expect(result.kind).toBe('put');
-    if (result.kind !== 'put') return;
-    expect(result.record.key).toBe('k');
-    expect(result.record.value).toBeNull();
-    expect(result.record.timestamp).toBe(1_000);
-    expect(result.record.headers.lastWithName('h')?.value).toBe(1);
+    expect(envelope?.outcome).toBe('put');
+    const record = envelope?.record;
+    expect(record?.key).toBe('k');
+    expect(record?.value).toBeNull();
+    expect(record?.timestamp).toBe(1_000);
+    expect(record?.headers.lastWithName('h')?.value).toBe(1);
+    expect(record?.consumed).toBe(consumed);
   });
 
   it('offers errant reporting when errors are tolerated, logged or dead-lettered', () => {
@@ -85,7 +94,7 @@ describe('buildSinkPipeline', () => {
       value: 'payload',
     });
 
-    const deadLettered = await built.reportErrant(record, new Error('no'), 'MyTask', undefined);
+    const deadLettered = await built.reportErrant(record, new Error('no'), 'MyTask');
 
     expect(deadLettered).toBe(true);
     expect([dlq.sent[0]?.topic, text(dlq.sent[0]?.key), text(dlq.sent[0]?.value)]).toEqual([
@@ -95,10 +104,32 @@ describe('buildSinkPipeline', () => {
     ]);
   });
 
+  it('reports a record it gave to put, or a copy the task made of it, with its consumed bytes', async () => {
+    const { built, dlq } = pipeline({
+      'key.converter': STRING,
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': 'dlq',
+      'errors.deadletterqueue.context.headers.enable': 'true',
+    });
+    const raw = { ...consumed, value: utf8('{ "id" : 7 }') }; // not as the converter writes it
+    const [envelope] = await processed(built, raw);
+    const record = envelope?.record as SinkRecord;
+
+    await built.reportErrant(record, new Error('no'), 'MyTask');
+    await built.reportErrant(record.newRecord({ value: { id: 8 } }), new Error('no'), 'MyTask');
+
+    expect(dlq.sent.map((r) => text(r.value))).toEqual(['{ "id" : 7 }', '{ "id" : 7 }']);
+    expect(dlq.sent.map((r) => r.headers?.slice(0, 1))).toEqual([raw.headers, raw.headers]);
+    const stage = dlq.sent[0]?.headers?.find((h) => h.key === '__connect.errors.stage');
+    expect(text(stage?.value)).toBe('TASK_PUT');
+  });
+
   it('rejects a reported record under errors.tolerance=none', async () => {
     const { built } = pipeline({ 'errors.log.enable': 'true' });
     const record = new SinkRecord({ topic: 'orders', kafkaPartition: 1, kafkaOffset: 9 });
-    await expect(built.reportErrant(record, new Error('no'), 'MyTask', consumed)).rejects.toThrow(
+    await expect(built.reportErrant(record, new Error('no'), 'MyTask')).rejects.toThrow(
       'Tolerance exceeded',
     );
   });
@@ -114,14 +145,16 @@ describe('buildSinkPipeline', () => {
     });
     const at = (offset: number, value: string) => ({ ...consumed, offset, value: utf8(value) });
 
-    const results = await built.processBatch([
+    const envelopes = await processed(
+      built,
       at(1, '{"id":1}'),
       at(2, '{not json'),
       at(3, '{"id":3}'),
-    ]);
+    );
 
-    expect(results.map((r) => r.kind)).toEqual(['put', 'failed', 'put']);
-    expect(results.map((r) => (r.kind === 'put' ? r.record.kafkaOffset : -1))).toEqual([1, -1, 3]);
+    expect(envelopes.map((e) => e.outcome)).toEqual(['put', 'failed', 'put']);
+    expect(envelopes.map((e) => e.record?.kafkaOffset ?? -1)).toEqual([1, -1, 3]);
+    expect(envelopes.map((e) => e.deadLettered)).toEqual([false, true, false]);
     expect(dlq.sent.map((r) => text(r.value))).toEqual(['{not json']);
     const stage = dlq.sent[0]?.headers?.find((h) => h.key === '__connect.errors.stage');
     expect(text(stage?.value)).toBe('VALUE_CONVERTER');
@@ -140,9 +173,9 @@ describe('buildSinkPipeline', () => {
       flaky,
     );
 
-    const [result] = await built.processBatch([{ ...consumed, value: utf8('v') }]);
+    const [envelope] = await processed(built, { ...consumed, value: utf8('v') });
 
-    expect(result?.kind === 'put' ? result.record.value : undefined).toBe('v');
+    expect(envelope?.record?.value).toBe('v');
     expect(flaky.calls).toBe(3); // two failed attempts, then the one that worked
     expect(built.metrics.totalRetries).toBe(2);
   });
@@ -151,7 +184,7 @@ describe('buildSinkPipeline', () => {
     const flaky = new FlakyConverter(1);
     const { built } = pipeline({ 'key.converter': 'test.FlakyConverter' }, flaky);
 
-    await expect(built.processBatch([consumed])).rejects.toThrow(/Tolerance exceeded/);
+    await expect(processed(built, consumed)).rejects.toThrow(/Tolerance exceeded/);
     expect(flaky.calls).toBe(1); // no second attempt, which would have worked
   });
 
@@ -170,14 +203,17 @@ describe('buildSinkPipeline', () => {
       'transforms.cast.spec': 'int32',
     });
 
-    const results = await built.processBatch([
+    const envelopes = await processed(
+      built,
       { ...consumed, offset: 1, value: null },
       { ...consumed, offset: 2, value: utf8('not a number') },
       { ...consumed, offset: 3, value: utf8('42') },
-    ]);
+    );
 
-    expect(results.map((r) => r.kind)).toEqual(['filtered', 'failed', 'put']);
-    expect(results[2]?.kind === 'put' ? results[2].record.value : undefined).toBe(42);
+    expect(envelopes.map((e) => e.outcome)).toEqual(['filtered', 'failed', 'put']);
+    expect(envelopes[2]?.record?.value).toBe(42);
+    // A transformed record still carries the record as consumed.
+    expect(envelopes[2]?.record?.consumed).toBe(envelopes[2]?.original);
     expect(built.metrics.totalRecordErrors).toBe(1);
   });
 });

@@ -2,12 +2,16 @@ import { Kafka, logLevel } from 'kafkajs';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
+import {
+  type KafkaEsmEvent,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../shared/adapters/lambda/esm-event.js';
 import type { AnyPluginDescriptor, PluginDescriptor } from '../shared/connect/plugin.js';
 import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../shared/engine/engine.js';
 import { systemClock } from '../shared/ports/clock.js';
 import type { KafkaClientFactory } from '../shared/ports/kafka.js';
 import type { StateStore } from '../shared/ports/state-store.js';
-import { type KafkaEsmEvent, toEsmEvent } from '../shared/runtime/sink/esm-event.js';
 import { runSinkInvocation } from '../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../shared/runtime/task/task-split.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
@@ -261,7 +265,7 @@ export async function prepareSinkBench(
         const summary = await timings.time('invocation', () =>
           runSinkInvocation(engine.sink, {
             connector,
-            event,
+            records: () => parseEsmEvent(event),
             deadline: Date.now() + 120_000,
             workerId: 'bench',
           }),

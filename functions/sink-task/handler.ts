@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { parseEsmEvent } from '../../shared/adapters/lambda/esm-event.js';
 import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
 import {
   runSinkInvocation,
@@ -34,7 +35,7 @@ export function sinkTaskHandler(
     const connector = await sink.aliases.connectorOfArn(context.invokedFunctionArn);
     const summary = await runSinkInvocation(sink, {
       connector,
-      event,
+      records: () => parseEsmEvent(event),
       deadline,
       workerId: workerIdOf(context),
     });

@@ -2,7 +2,7 @@ import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type {
   EsmSourceRecord,
   KafkaEsmTimestampType,
-} from '../../shared/runtime/sink/esm-event.js';
+} from '../../shared/adapters/lambda/esm-event.js';
 
 const encoder = new TextEncoder();
 

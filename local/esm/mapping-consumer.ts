@@ -1,11 +1,11 @@
 import type { Batch, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import type { SinkMapping } from '../../shared/ports/dispatch.js';
-import type { Logger } from '../../shared/ports/logger.js';
 import {
   type EsmSourceRecord,
   type KafkaEsmEvent,
   toEsmEvent,
-} from '../../shared/runtime/sink/esm-event.js';
+} from '../../shared/adapters/lambda/esm-event.js';
+import type { SinkMapping } from '../../shared/ports/dispatch.js';
+import type { Logger } from '../../shared/ports/logger.js';
 import { type BackoffSettings, retryDelayMs } from './backoff.js';
 import { chunksOf, toEsmSourceRecord } from './kafkajs-records.js';
 import { type LambdaLikeContext, localLambdaContext } from './lambda-context.js';

@@ -3,6 +3,7 @@
  * (shared/adapters/kafkajs) implements it for real brokers; offsets are JS numbers (Kafka's are
  * int64, but a partition would need 2^53 records to overflow one).
  */
+import type { TimestampType } from '../connect/records.js';
 
 /** One record to produce. `partition` is chosen by the producer when absent (murmur2 of the key, as the Java client does). */
 export interface OutgoingRecord {
@@ -18,6 +19,41 @@ export interface OutgoingRecord {
 export interface RecordHeader {
   readonly key: string;
   readonly value: Uint8Array | null;
+}
+
+/**
+ * A record as a sink task consumed it, before any conversion: raw bytes and coordinates (what
+ * Connect keeps as `ConsumerRecord<byte[], byte[]>`).
+ */
+export interface ConsumedRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  /** Epoch milliseconds; absent, `null` or negative when the record carries none. */
+  readonly timestamp?: number | null;
+  /** @default 'NoTimestampType' */
+  readonly timestampType?: TimestampType;
+  readonly key: Uint8Array | null;
+  readonly value: Uint8Array | null;
+  /** In record order; a key may repeat. */
+  readonly headers: readonly RecordHeader[];
+}
+
+/** One partition's records of a consumed batch. */
+export interface ConsumedPartition {
+  readonly topic: string;
+  readonly partition: number;
+  /** Sorted by offset. */
+  readonly records: readonly ConsumedRecord[];
+}
+
+/**
+ * A batch of consumed records for a sink, by partition: what Lambda's Kafka event source
+ * mapping delivers, decoded (`shared/adapters/lambda/esm-event.ts`).
+ */
+export interface ConsumedBatch {
+  readonly partitions: readonly ConsumedPartition[];
+  readonly recordCount: number;
 }
 
 /** Where a record landed, or a position to commit (the offset of the next record to read). */

@@ -4,7 +4,7 @@
  */
 
 import { toEsmSourceRecord } from '../../local/esm/kafkajs-records.js';
-import type { EsmSourceRecord } from '../../shared/runtime/sink/esm-event.js';
+import type { EsmSourceRecord } from '../../shared/adapters/lambda/esm-event.js';
 import { createTopics, testKafka, uniqueName } from './services.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

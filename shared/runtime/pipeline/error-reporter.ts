@@ -2,13 +2,14 @@
  * Error reporters (Connect's `ErrorReporter` and `LogReporter`) and the renderings they share:
  * an error as class name, message and stack trace, and a source record as JSON.
  */
+
 import { Buffer } from 'node:buffer';
 import type { SourceRecord } from '../../connect/records.js';
 import { Struct } from '../../connect/struct.js';
+import type { ConsumedRecord } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import {
   type ConnectorTaskId,
-  type ConsumedRecord,
   type ErrorHandlingMetrics,
   type ProcessingContext,
   taskIdString,

@@ -3,8 +3,8 @@
  * `ErrorHandlingMetrics`): where in the pipeline an operation failed, on which record, and the
  * counters the error handler keeps.
  */
-import type { SourceRecord, TimestampType } from '../../connect/records.js';
-import type { RecordHeader } from '../../ports/kafka.js';
+import type { SourceRecord } from '../../connect/records.js';
+import type { ConsumedRecord } from '../../ports/kafka.js';
 
 /**
  * A logical stage of a Connect pipeline, named as Connect names them (they appear in logs and
@@ -65,24 +65,6 @@ export interface ConnectorTaskId {
 /** `<connector>-<task>`, as Connect prints a task id. */
 export function taskIdString(id: ConnectorTaskId): string {
   return `${id.connector}-${id.task}`;
-}
-
-/**
- * A record as a sink task consumed it, before any conversion: raw bytes and coordinates (what
- * Connect keeps as `ConsumerRecord<byte[], byte[]>`).
- */
-export interface ConsumedRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  /** Epoch milliseconds; absent, `null` or negative when the record carries none. */
-  readonly timestamp?: number | null;
-  /** @default 'NoTimestampType' */
-  readonly timestampType?: TimestampType;
-  readonly key: Uint8Array | null;
-  readonly value: Uint8Array | null;
-  /** In record order; a key may repeat. */
-  readonly headers: readonly RecordHeader[];
 }
 
 /** The record an operation was working on, as it entered the pipeline. */

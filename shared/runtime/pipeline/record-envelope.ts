@@ -17,8 +17,7 @@ import {
   type SinkRecordInit,
   type SourceRecord,
 } from '../../connect/records.js';
-import type { OutgoingRecord, TopicPartitionOffset } from '../../ports/kafka.js';
-import type { ConsumedRecord } from './error-stage.js';
+import type { ConsumedRecord, OutgoingRecord, TopicPartitionOffset } from '../../ports/kafka.js';
 
 const NO_RECORDS: readonly OutgoingRecord[] = Object.freeze([]);
 

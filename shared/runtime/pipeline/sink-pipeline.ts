@@ -5,20 +5,18 @@
  * `errors.tolerance=all` tolerates skips it (logged, and dead-lettered with its original bytes
  * when a DLQ topic is set). An untolerated failure rejects (the task fails).
  */
+
 import type { ParsedSinkConnectorConfig } from '../../config/connector-config.js';
 import { EMPTY_HEADERS, Headers, type ReadonlyHeaders } from '../../connect/headers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SinkRecord } from '../../connect/records.js';
 import { NULL_SCHEMA_AND_VALUE, type SchemaAndValue } from '../../connect/schema.js';
 import type { Clock } from '../../ports/clock.js';
+import type { ConsumedRecord } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import { type ConverterSet, createConverterSet } from './converter-set.js';
 import type { DeadLetterSink } from './dead-letter.js';
-import {
-  type ConsumedRecord,
-  type ErrorHandlingMetrics,
-  ProcessingContext,
-} from './error-stage.js';
+import { type ErrorHandlingMetrics, ProcessingContext } from './error-stage.js';
 import { createTaskErrorHandler } from './error-tolerance.js';
 import { InternalSinkRecord, type SinkEnvelope } from './record-envelope.js';
 import { DROP, type PipelineStage, RecordPipeline } from './record-pipeline.js';

@@ -7,11 +7,11 @@ import { ConnectError, isRetriable, RetriableError } from '../../connect/errors.
 import { type SinkRecord, type TopicPartition, topicPartitionKey } from '../../connect/records.js';
 import type { TopicPartitionOffsets } from '../../connect/sink.js';
 import type { Clock } from '../../ports/clock.js';
+import type { ConsumedPartition } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { OffsetStore } from '../../ports/offset-store.js';
 import { SinkEnvelope } from '../pipeline/record-envelope.js';
 import { retryBackoffMs } from '../pipeline/retry-with-tolerance.js';
-import type { EsmPartitionBatch } from './esm-event.js';
 import type { SinkPartitionSummary } from './sink-runtime-types.js';
 import type { StartedSinkTask } from './sink-task-start.js';
 
@@ -39,7 +39,7 @@ export interface TaskBatchEnv {
 
 /** One partition of the batch, the stored sink offset and its counters. */
 export interface TaskBatchPartition {
-  readonly batch: EsmPartitionBatch;
+  readonly batch: ConsumedPartition;
   /** The stored sink offset (the next offset to read), 0 when none. */
   readonly stored: number;
   readonly tally: PartitionTally;

@@ -1,7 +1,7 @@
 import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { Clock } from '../../ports/clock.js';
-import type { KafkaAdminPort } from '../../ports/kafka.js';
+import type { ConsumedBatch, KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
@@ -49,8 +49,13 @@ export interface SinkFunctionDeps extends SinkRuntimeDeps {
 export interface SinkInvocation {
   /** The connector (from the function alias the mapping invoked). */
   readonly connector: string;
-  /** The Kafka event source mapping event, as received (decoded and checked here). */
-  readonly event: unknown;
+  /**
+   * The batch's records, decoded when called (the Lambda composition passes the event source
+   * mapping's event through `shared/adapters/lambda/esm-event.ts`). Called once, after the
+   * state read has started, so the read travels while the event is decoded; throws a DataError
+   * or ConfigError for a malformed event.
+   */
+  readonly records: () => ConsumedBatch;
   /** Absolute time (ms, on the injected clock) by which the invocation must have returned. */
   readonly deadline: number;
   /** Shown in task statuses (the Lambda log stream). */

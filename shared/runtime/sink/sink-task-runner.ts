@@ -2,7 +2,7 @@
  * The sink runtime: one Kafka event source mapping batch for one sink connector, written
  * exactly once per connector although the mapping delivers at least once.
  *
- * 1. Decode the event (esm-event.ts).
+ * 1. Decode the batch (`invocation.records`; in Lambda the event source mapping's event).
  * 2. Read the connector, its task configs, its sink offsets and its task statuses in one read
  *    (`StatusStore.getSinkSnapshot`: one Query on DynamoDB). A missing connector fails the
  *    invocation; a PAUSED or STOPPED one, or a partition no task owns yet, throws a
@@ -26,6 +26,7 @@ import { isRetriable } from '../../connect/errors.js';
 import { topicPartitionKey } from '../../connect/records.js';
 import type { ConnectorRecord, TaskConfigEntry, TaskConfigSet } from '../../ports/config-store.js';
 import { ConnectorNotFoundError } from '../../ports/errors.js';
+import type { ConsumedPartition } from '../../ports/kafka.js';
 import type { TaskState } from '../../ports/status-store.js';
 import { describeError } from '../pipeline/error-reporter.js';
 import { taskPartitionIds } from '../task/task-split.js';
@@ -34,7 +35,6 @@ import {
   SinkTaskFailedError,
   UnassignedPartitionError,
 } from './errors.js';
-import { type EsmPartitionBatch, parseEsmEvent } from './esm-event.js';
 import { type PartitionTally, type TaskBatchPartition, writeTaskBatch } from './sink-batch.js';
 import type {
   SinkInvocation,
@@ -66,7 +66,7 @@ export async function runSinkInvocation(
   // The state read travels while the event is decoded (the mapping never sends empty batches).
   const reading = deps.store.status.getSinkSnapshot(connector);
   reading.catch(() => undefined); // seen below, unless the event is refused first
-  const event = parseEsmEvent(invocation.event);
+  const event = invocation.records();
   if (event.recordCount === 0) return summarize(connector, []);
   const snapshot = await reading;
   if (snapshot === undefined) throw new ConnectorNotFoundError(connector);
@@ -162,7 +162,7 @@ async function runTask(
 }
 
 function newTally(
-  batch: EsmPartitionBatch,
+  batch: ConsumedPartition,
   task: number,
   stored: number | undefined,
 ): PartitionTally {

@@ -5,10 +5,10 @@ import {
   LocalEventSourceMappings,
   type LocalEventSourceMappingsOptions,
 } from '../../../local/esm/local-event-source-mappings.js';
+import type { KafkaEsmEvent, KafkaEsmRecord } from '../../../shared/adapters/lambda/esm-event.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
 import type { SinkMapping, SinkMappingSpec } from '../../../shared/ports/dispatch.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
-import type { KafkaEsmEvent, KafkaEsmRecord } from '../../../shared/runtime/sink/esm-event.js';
 import { createTopics, testKafka, uniqueName } from '../../support/services.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

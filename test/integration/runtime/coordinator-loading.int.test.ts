@@ -3,11 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import {
+  type EsmSourceRecord,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../../../shared/adapters/lambda/esm-event.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
@@ -144,7 +148,10 @@ describe('coordinator loading and movement (a fresh broker of its own + dynalite
     try {
       return await runSinkInvocation(engine.sink, {
         connector,
-        event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
+        records: () =>
+          parseEsmEvent(
+            JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
+          ),
         deadline: Date.now() + 60_000,
         workerId: 'test-worker',
       });

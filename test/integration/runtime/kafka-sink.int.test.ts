@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import {
+  type EsmSourceRecord,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../../../shared/adapters/lambda/esm-event.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
 import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
@@ -14,7 +19,6 @@ import type {
 } from '../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import type {
   KafkaSinkPartitionCounts,
@@ -215,7 +219,8 @@ describe('Kafka sink (real broker + dynalite)', () => {
   const deliver = (engine: Engine, connector: string, batch: readonly EsmSourceRecord[]) =>
     runSinkInvocation(engine.sink, {
       connector,
-      event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
+      records: () =>
+        parseEsmEvent(JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' })))),
       deadline: Date.now() + 60_000,
       workerId: 'it-worker',
     });

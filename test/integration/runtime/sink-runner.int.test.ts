@@ -3,11 +3,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import {
+  type EsmSourceRecord,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../../../shared/adapters/lambda/esm-event.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
 import type { Engine } from '../../../shared/engine/engine.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { type EsmSourceRecord, toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testEngine } from '../../support/engine.js';
@@ -107,7 +111,8 @@ describe('sink runner (real broker + dynalite)', () => {
   const deliver = (engine: Engine, connector: string, batch: EsmSourceRecord[]) =>
     runSinkInvocation(engine.sink, {
       connector,
-      event: JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' }))),
+      records: () =>
+        parseEsmEvent(JSON.parse(JSON.stringify(toEsmEvent(batch, { eventSource: 'aws:kafka' })))),
       deadline: Date.now() + 30_000,
       workerId: 'it-worker',
     });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { toEsmSourceRecord } from '../../../local/esm/kafkajs-records.js';
 import { waitForTopicLeaders } from '../../../shared/adapters/kafkajs/admin.js';
-import type { EsmSourceRecord } from '../../../shared/runtime/sink/esm-event.js';
+import type { EsmSourceRecord } from '../../../shared/adapters/lambda/esm-event.js';
 
 /** One input record and what identifies it in any sink's output. */
 export interface InputRecord extends EsmSourceRecord {

@@ -3,9 +3,10 @@
  * (redeliveries that go back, random sizes, several partitions), crashes, recycled containers
  * and overlapping invocations, until every input record was acknowledged.
  */
+
+import { parseEsmEvent, toEsmEvent } from '../../../shared/adapters/lambda/esm-event.js';
 import { isRetriable } from '../../../shared/connect/errors.js';
 import type { Engine } from '../../../shared/engine/engine.js';
-import { toEsmEvent } from '../../../shared/runtime/sink/esm-event.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { FAULT_POINTS, type Faults, isInjected } from './faults.js';
 import type { InputRecord } from './input.js';
@@ -132,7 +133,7 @@ export async function runReplays(plan: ReplayPlan): Promise<ReplayStats> {
       await runSinkInvocation(container.engine.sink, {
         connector: plan.connector,
         // As on the wire: JSON, base64 keys and values, signed header bytes.
-        event: JSON.parse(JSON.stringify(event)),
+        records: () => parseEsmEvent(JSON.parse(JSON.stringify(event))),
         deadline: Date.now() + 60_000,
         workerId: 'sink-campaign',
       });

@@ -4,6 +4,7 @@ import { Headers } from '../../../../../shared/connect/headers.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../shared/connect/struct.js';
+import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
 import {
   buildDeadLetterRecord,
   collectingDeadLetterSink,
@@ -11,7 +12,6 @@ import {
   DeadLetterQueueReporter,
 } from '../../../../../shared/runtime/pipeline/dead-letter.js';
 import {
-  type ConsumedRecord,
   createErrorHandlingMetrics,
   ProcessingContext,
   type Stage,

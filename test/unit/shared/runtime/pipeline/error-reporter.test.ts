@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { DataError } from '../../../../../shared/connect/errors.js';
 import { BigDecimal } from '../../../../../shared/connect/logical-types.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
+import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
 import {
   describeError,
   LogReporter,
   toJsonValue,
 } from '../../../../../shared/runtime/pipeline/error-reporter.js';
 import {
-  type ConsumedRecord,
   createErrorHandlingMetrics,
   ProcessingContext,
 } from '../../../../../shared/runtime/pipeline/error-stage.js';

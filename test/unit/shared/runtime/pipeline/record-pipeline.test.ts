@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DataError, RetriableError } from '../../../../../shared/connect/errors.js';
+import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
 import type { ErrorReporter } from '../../../../../shared/runtime/pipeline/error-reporter.js';
 import {
-  type ConsumedRecord,
   ProcessingContext,
   type Stage,
   type ToleranceType,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectError, DataError, RetriableError } from '../../../../../shared/connect/errors.js';
+import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
 import { DeadLetterQueueReporter } from '../../../../../shared/runtime/pipeline/dead-letter.js';
 import { LogReporter } from '../../../../../shared/runtime/pipeline/error-reporter.js';
 import {
-  type ConsumedRecord,
   createErrorHandlingMetrics,
   ProcessingContext,
   STAGES,

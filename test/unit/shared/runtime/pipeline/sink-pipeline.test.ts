@@ -3,8 +3,8 @@ import { parseConnectorConfig } from '../../../../../shared/config/connector-con
 import { SinkRecord } from '../../../../../shared/connect/records.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
+import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
-import type { ConsumedRecord } from '../../../../../shared/runtime/pipeline/error-stage.js';
 import { SinkEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import {
   buildSinkPipeline,

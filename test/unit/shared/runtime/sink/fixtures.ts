@@ -2,6 +2,12 @@
  * The sink runtime of an engine over the memory state store, the fake Kafka cluster and the
  * recording sink, for the runner's tests: what a Lambda container gets, on a fake clock.
  */
+
+import {
+  type EsmSourceRecord,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../../../../../shared/adapters/lambda/esm-event.js';
 import {
   createMemoryStateStore,
   type MemoryStateStore,
@@ -9,7 +15,6 @@ import {
 import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../../../../../shared/engine/engine.js';
 import type { MetricValue } from '../../../../../shared/ports/metrics.js';
 import type { StateStore } from '../../../../../shared/ports/state-store.js';
-import { type EsmSourceRecord, toEsmEvent } from '../../../../../shared/runtime/sink/esm-event.js';
 import {
   runSinkInvocation,
   type SinkRunSummary,
@@ -108,7 +113,7 @@ export async function harness(options: HarnessOptions = {}) {
   const run = (e: unknown, deadlineInMs = 60_000): Promise<SinkRunSummary> =>
     runSinkInvocation(sink, {
       connector: name,
-      event: e,
+      records: () => parseEsmEvent(e),
       deadline: time.now() + deadlineInMs,
       workerId: 'worker-1',
     });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { EsmSourceRecord } from '../../../../../shared/adapters/lambda/esm-event.js';
 import { ConnectError, RetriableError } from '../../../../../shared/connect/errors.js';
 import type { RecordHeader } from '../../../../../shared/ports/kafka.js';
 import { SinkTaskFailedError } from '../../../../../shared/runtime/sink/errors.js';
-import type { EsmSourceRecord } from '../../../../../shared/runtime/sink/esm-event.js';
 import { coordinatesOf } from '../../../../support/recording-sink.js';
 import { event, harness, ids, records } from './fixtures.js';
 

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { EsmSourceRecord } from '../../../../../shared/adapters/lambda/esm-event.js';
 import { RetriableError } from '../../../../../shared/connect/errors.js';
 import { ConnectorNotFoundError } from '../../../../../shared/ports/errors.js';
 import {
   ConnectorNotRunningError,
   UnassignedPartitionError,
 } from '../../../../../shared/runtime/sink/errors.js';
-import type { EsmSourceRecord } from '../../../../../shared/runtime/sink/esm-event.js';
 import {
   TASK_PARTITIONS_KEY,
   TASK_STOPPING_OFFSETS_KEY,

@@ -9,7 +9,7 @@ import { SourceRecord } from '../../../../../shared/connect/records.js';
 import type { TopicStore } from '../../../../../shared/ports/connector-meta-store.js';
 import type { OutgoingRecord, ProducerTransaction } from '../../../../../shared/ports/kafka.js';
 import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
-import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-sequence.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
 import { ActiveTopicTracker } from '../../../../../shared/runtime/task/active-topics.js';
 
 const encoder = new TextEncoder();

@@ -9,7 +9,7 @@ import type {
 } from '../../../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../../../shared/ports/offset-store.js';
 import { SourceEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
-import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-sequence.js';
+import { SourceTransactionSequence } from '../../../../../shared/runtime/source/source-transaction-sequence.js';
 
 const encoder = new TextEncoder();
 
@@ -153,8 +153,8 @@ describe('SourceTransactionSequence', () => {
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     await sequence.send([processed(record(2), outgoing(2))]);
     await sequence.commit();
-    const beforeSettle = [...log];
-    await sequence.settle();
+    const beforePromotion = [...log];
+    await sequence.promoteLastCommitted();
 
     expect(afterFirst.committed).toBeUndefined(); // committed in Kafka, pending in the store
     expect(afterFirst.pending?.seq).toBe(1);
@@ -189,8 +189,8 @@ describe('SourceTransactionSequence', () => {
 
     await sequence.send([processed(record(1), outgoing(1)), processed(record(2), null)]);
     await sequence.commit();
-    const beforeSettle = acknowledged.length;
-    await sequence.settle();
+    const beforePromotion = acknowledged.length;
+    await sequence.promoteLastCommitted();
 
     expect(beforePromotion).toBe(0);
     expect(acknowledged.map(([r, metadata]) => [r.value, metadata])).toEqual([
@@ -237,7 +237,7 @@ describe('SourceTransactionSequence', () => {
     const aborted = await sequence.abort();
     await sequence.send([processed(record(3), outgoing(3))]);
     await sequence.commit();
-    await sequence.settle();
+    await sequence.promoteLastCommitted();
 
     expect(aborted).toEqual({ produced: 1, deadLetters: 1 }); // record 2 and its dead letter
     expect(log).toEqual([
@@ -303,7 +303,7 @@ describe('SourceTransactionSequence', () => {
     const afterFirst = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
     await sequence.send([processed(record(2), outgoing(2))]);
     await sequence.commit();
-    await sequence.settle();
+    await sequence.promoteLastCommitted();
 
     expect(afterFirst.committed?.seq).toBe(1);
     expect(afterFirst.pending).toBeUndefined();

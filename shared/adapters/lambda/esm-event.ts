@@ -15,8 +15,12 @@
 import { Buffer } from 'node:buffer';
 import { ConfigError, DataError } from '../../connect/errors.js';
 import type { TimestampType } from '../../connect/records.js';
-import type { RecordHeader } from '../../ports/kafka.js';
-import type { ConsumedRecord } from '../pipeline/error-stage.js';
+import type {
+  ConsumedBatch,
+  ConsumedPartition,
+  ConsumedRecord,
+  RecordHeader,
+} from '../../ports/kafka.js';
 
 /** Where the batch comes from. (`aws:SelfManagedKafka` appears in old docs and is accepted too.) */
 export type KafkaEsmEventSource = 'aws:kafka' | 'SelfManagedKafka';
@@ -117,20 +121,9 @@ export function toEsmEvent(
   };
 }
 
-/** One partition's records of a decoded event. */
-export interface EsmPartitionBatch {
-  readonly topic: string;
-  readonly partition: number;
-  /** Sorted by offset. */
-  readonly records: readonly ConsumedRecord[];
-}
-
-/** A decoded event. */
-export interface ParsedEsmEvent {
+/** A decoded event: the consumed batch (partitions in the event's key order) and its source. */
+export interface ParsedEsmEvent extends ConsumedBatch {
   readonly eventSource: KafkaEsmEventSource;
-  /** In the event's key order. */
-  readonly partitions: readonly EsmPartitionBatch[];
-  readonly recordCount: number;
 }
 
 const EVENT_SOURCES: Readonly<Record<string, KafkaEsmEventSource>> = {
@@ -255,7 +248,7 @@ export function parseEsmEvent(event: unknown): ParsedEsmEvent {
   }
   if (!isObject(event.records)) throw malformed('records', 'an object', event.records);
   let recordCount = 0;
-  const partitions = Object.entries(event.records).map(([id, list]): EsmPartitionBatch => {
+  const partitions = Object.entries(event.records).map(([id, list]): ConsumedPartition => {
     const dash = id.lastIndexOf('-');
     const partition = wholeNumber(id.slice(dash + 1));
     if (dash <= 0 || partition === undefined) {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DataError } from '../../../../../shared/connect/errors.js';
 import {
   type EsmSourceRecord,
   parseEsmEvent,
   toEsmEvent,
-} from '../../../../../shared/runtime/sink/esm-event.js';
+} from '../../../../../shared/adapters/lambda/esm-event.js';
+import { ConfigError, DataError } from '../../../../../shared/connect/errors.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array | null) =>

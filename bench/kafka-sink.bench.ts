@@ -2,12 +2,12 @@
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { retry } from '../shared/adapters/kafkajs/records.js';
+import { KAFKA_SINK_CLASS } from '../shared/plugins/connectors/kafka-sink/descriptor.js';
 import type {
   KafkaClientFactory,
   ProducerTransaction,
   TransactionalProducer,
 } from '../shared/ports/kafka.js';
-import { KAFKA_SINK_CLASS } from '../shared/runtime/sink/kafka-sink/descriptor.js';
 import { createTopic } from '../test/support/sink-campaign/input.js';
 import type { BenchServices } from './services.js';
 import { prepareSinkBench, type Timings, timedSinkDescriptor } from './sink-runner.js';

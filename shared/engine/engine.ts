@@ -25,6 +25,7 @@ import type { AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
 import { ConnectService } from '../control-plane/connect-service.js';
 import type { TopicTrackingOptions } from '../control-plane/connectors.js';
 import { createRouter, type Router } from '../control-plane/router.js';
+import { kafkaSinkDescriptor } from '../plugins/connectors/kafka-sink/descriptor.js';
 import { builtinRegistry } from '../plugins/registry.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type { ReconcileTrigger, SinkMappingPort, SourceTaskInvoker } from '../ports/dispatch.js';
@@ -40,7 +41,6 @@ import {
 import { PartitionDiscovery } from '../runtime/enumerator/partition-discovery.js';
 import { buildSourcePipeline } from '../runtime/pipeline/source-pipeline.js';
 import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
-import { kafkaSinkDescriptor } from '../runtime/sink/kafka-sink/descriptor.js';
 import type { SinkFunctionDeps } from '../runtime/sink/sink-runtime-types.js';
 import { SinkTaskCache } from '../runtime/sink/sink-task-cache.js';
 import { ProducerPool } from '../runtime/source/producer-pool.js';
@@ -51,6 +51,7 @@ import {
 } from '../runtime/source/source-runtime-types.js';
 import type { SourceCheckpoint } from '../runtime/source/source-transaction.js';
 import { ActiveTopicTracker } from '../runtime/task/active-topics.js';
+import { kafkaSinkDeps } from './kafka-sink-deps.js';
 
 /** What the engine stands on; every port but the store and the Kafka clients has a default. */
 export interface EnginePorts {
@@ -158,13 +159,15 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
   const plugins = builtinRegistry(ports.plugins ?? []);
   // The Kafka sink writes through the engine's Kafka clients.
   plugins.register(
-    kafkaSinkDescriptor({
-      kafka,
-      admin,
-      plugins,
-      transactionalIdPrefix: settings.transactionalIdPrefix,
-      logger: loggers(LOGGERS.sink),
-    }),
+    kafkaSinkDescriptor(
+      kafkaSinkDeps({
+        kafka,
+        admin,
+        plugins,
+        transactionalIdPrefix: settings.transactionalIdPrefix,
+        logger: loggers(LOGGERS.sink),
+      }),
+    ),
   );
   const activeTopics = new ActiveTopicTracker(store.topics, {
     enabled: settings.topicTracking.enabled,

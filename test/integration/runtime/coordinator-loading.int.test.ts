@@ -9,10 +9,10 @@ import {
   toEsmEvent,
 } from '../../../shared/adapters/lambda/esm-event.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../shared/engine/engine.js';
+import { KAFKA_SINK_CLASS } from '../../../shared/plugins/connectors/kafka-sink/descriptor.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
 import { transactionalIdOf } from '../../../shared/runtime/task/source-transaction-fate.js';

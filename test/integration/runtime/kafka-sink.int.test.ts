@@ -11,6 +11,11 @@ import {
 } from '../../../shared/adapters/lambda/esm-event.js';
 import { RetriableError } from '../../../shared/connect/errors.js';
 import type { Engine } from '../../../shared/engine/engine.js';
+import { KAFKA_SINK_CLASS } from '../../../shared/plugins/connectors/kafka-sink/descriptor.js';
+import type {
+  KafkaSinkPartitionCounts,
+  KafkaSinkTask,
+} from '../../../shared/plugins/connectors/kafka-sink/kafka-sink-task.js';
 import { systemClock } from '../../../shared/ports/clock.js';
 import type {
   KafkaAdminPort,
@@ -19,11 +24,6 @@ import type {
 } from '../../../shared/ports/kafka.js';
 import type { OffsetStore } from '../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
-import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
-import type {
-  KafkaSinkPartitionCounts,
-  KafkaSinkTask,
-} from '../../../shared/runtime/sink/kafka-sink/kafka-sink-task.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testEngine } from '../../support/engine.js';

@@ -3,13 +3,13 @@
  * `<input>.out` (same partition), and the output is read read_committed.
  */
 import { Kafka, logLevel } from 'kafkajs';
+import { KAFKA_SINK_CLASS } from '../../../shared/plugins/connectors/kafka-sink/descriptor.js';
 import type {
   KafkaClientFactory,
   ProducerTransaction,
   TransactionalProducer,
 } from '../../../shared/ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../../shared/ports/kafka-errors.js';
-import { KAFKA_SINK_CLASS } from '../../../shared/runtime/sink/kafka-sink/descriptor.js';
 import { checkDelivery } from '../eos-checker.js';
 import type { Faults } from './faults.js';
 import type { CampaignServices, SinkTarget } from './target.js';

@@ -20,6 +20,7 @@ import {
   type SinkRunSummary,
 } from '../../../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
+import { FakeKafka } from '../../../../support/fake-kafka.js';
 import {
   RECORDING_SINK_CLASS,
   RECORDING_SYSTEM_CONFIG,
@@ -28,7 +29,6 @@ import {
   recordingSystem,
 } from '../../../../support/recording-sink.js';
 import { fakeTime, recordingLogger } from '../pipeline/error-handling-fakes.js';
-import { FakeKafka } from './kafka-sink/fake-kafka.js';
 
 export const TOPIC = 'orders';
 export const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';

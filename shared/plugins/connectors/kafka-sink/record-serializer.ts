@@ -5,8 +5,6 @@
  */
 import { ConfigError } from '../../../connect/errors.js';
 import type { SinkRecord } from '../../../connect/records.js';
-import type { OutgoingRecord, RecordHeader } from '../../../ports/kafka.js';
-import type { ConverterSet } from '../../pipeline/converter-set.js';
 import {
   type InputTopics,
   type KafkaSinkConfig,
@@ -15,13 +13,14 @@ import {
   outputTopicProblem,
   TOPIC_RENAME_FORMAT_CONFIG,
 } from './kafka-sink-config.js';
+import type { KafkaSinkConverters, OutputHeader, OutputRecord } from './kafka-sink-deps.js';
 
 /** Serialises records for one task; remembers the output topics it has checked. */
 export class RecordSerializer {
   readonly #checked = new Set<string>();
 
   constructor(
-    private readonly converters: ConverterSet,
+    private readonly converters: KafkaSinkConverters,
     private readonly config: KafkaSinkConfig,
     private readonly input: InputTopics,
   ) {}
@@ -52,9 +51,9 @@ export class RecordSerializer {
    * and for `output.partition=source` the record's partition. Throws what a converter throws
    * (a DataError for data it cannot serialise).
    */
-  serialize(record: SinkRecord, output: string): OutgoingRecord {
+  serialize(record: SinkRecord, output: string): OutputRecord {
     const { key, value, header } = this.converters;
-    const headers: RecordHeader[] = [];
+    const headers: OutputHeader[] = [];
     for (const h of record.headers) {
       headers.push({
         key: h.key,

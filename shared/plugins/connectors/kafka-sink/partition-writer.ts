@@ -18,20 +18,18 @@
  */
 import { FencedError, isRetriable, RetriableError } from '../../../connect/errors.js';
 import type {
-  KafkaAdminPort,
-  KafkaClientFactory,
-  OutgoingRecord,
-  ProducerOptions,
+  KafkaSinkClients,
+  KafkaSinkLogger,
+  KafkaSinkProducer,
+  KafkaSinkProducers,
+  OutputRecord,
   TopicPartitionOffset,
-  TransactionalProducer,
-} from '../../../ports/kafka.js';
-import { TransactionOutcomeUnknownError } from '../../../ports/kafka-errors.js';
-import type { Logger } from '../../../ports/logger.js';
+} from './kafka-sink-deps.js';
 
 /** A serialised record and its input offset. */
 export interface BufferedRecord {
   readonly offset: number;
-  readonly record: OutgoingRecord;
+  readonly record: OutputRecord;
 }
 
 /** What one {@link PartitionWriter.write} did. */
@@ -45,9 +43,8 @@ export interface WriteOutcome {
 }
 
 export interface PartitionWriterDeps {
-  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
-  readonly admin: Pick<KafkaAdminPort, 'committedOffsets' | 'transactionalRecordFate'>;
-  readonly logger: Logger;
+  readonly kafka: Pick<KafkaSinkClients, 'admin' | 'isTransactionOutcomeUnknown'>;
+  readonly logger: KafkaSinkLogger;
 }
 
 export interface PartitionWriterOptions {
@@ -57,11 +54,12 @@ export interface PartitionWriterOptions {
   readonly transactionalId: string;
   /** The connector's consumer group, whose offset for the partition moves with each commit. */
   readonly groupId: string;
-  readonly producerOptions: ProducerOptions;
+  /** Builds the producer (with the connector's producer settings). */
+  readonly producers: KafkaSinkProducers;
 }
 
 interface Ready {
-  readonly producer: TransactionalProducer;
+  readonly producer: KafkaSinkProducer;
   /** The group's committed offset for the partition (the next input offset to write). */
   committed: number;
 }
@@ -111,7 +109,7 @@ export class PartitionWriter {
       return { written: 0, skipped: records.length, committed: false };
     }
     const fresh = records.filter((r) => r.offset >= ready.committed);
-    let sent: TopicPartitionOffset[] = [];
+    let sent: readonly TopicPartitionOffset[] = [];
     let committing = false;
     try {
       const tx = await ready.producer.begin();
@@ -128,7 +126,8 @@ export class PartitionWriter {
       await tx.commit();
     } catch (error) {
       const [first] = sent;
-      if (committing && error instanceof TransactionOutcomeUnknownError && first !== undefined) {
+      const unknown = committing && this.deps.kafka.isTransactionOutcomeUnknown(error);
+      if (unknown && first !== undefined) {
         this.#unsettled = { position: first, next };
       }
       await this.#discard();
@@ -146,11 +145,7 @@ export class PartitionWriter {
   #open(): Promise<Ready> {
     if (this.#ready !== undefined) return this.#ready;
     const opening = (async (): Promise<Ready> => {
-      const { kafka } = this.deps;
-      const producer = kafka.transactionalProducer(
-        this.options.transactionalId,
-        this.options.producerOptions,
-      );
+      const producer = this.options.producers(this.options.transactionalId);
       try {
         await producer.connect();
         return { producer, committed: await this.#readCommitted() };
@@ -169,11 +164,11 @@ export class PartitionWriter {
   /** The group's committed offset, after settling a transaction of unknown outcome. */
   async #readCommitted(): Promise<number> {
     const { topic, partition, groupId } = this.options;
-    const offsets = await this.deps.admin.committedOffsets(groupId, topic);
+    const offsets = await this.deps.kafka.admin.committedOffsets(groupId, topic);
     let committed = offsets.find((o) => o.partition === partition)?.offset ?? 0;
     const unsettled = this.#unsettled;
     if (unsettled !== undefined) {
-      const fate = await this.deps.admin.transactionalRecordFate(unsettled.position);
+      const fate = await this.deps.kafka.admin.transactionalRecordFate(unsettled.position);
       if (fate === 'open') {
         throw new RetriableError(
           `The transaction of ${this.options.transactionalId} whose commit outcome was unknown is ` +
@@ -207,7 +202,7 @@ export class PartitionWriter {
         { cause: error },
       );
     }
-    if (error instanceof TransactionOutcomeUnknownError) {
+    if (this.deps.kafka.isTransactionOutcomeUnknown(error)) {
       return new RetriableError(
         `The commit outcome of ${transactionalId} is unknown: the producer is rebuilt and the ` +
           'batch redelivered, skipping what committed',

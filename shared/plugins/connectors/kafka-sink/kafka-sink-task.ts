@@ -4,10 +4,8 @@
  * connector group's offset (partition-writer.ts), so the output holds every input record exactly
  * once although batches are redelivered.
  */
-import { parseConnectorConfig } from '../../../config/connector-config.js';
 import type { SinkTaskContext } from '../../../connect/context.js';
 import { IllegalStateError } from '../../../connect/errors.js';
-import type { PluginRegistry } from '../../../connect/plugin.js';
 import {
   parseTopicPartitionKey,
   type SinkRecord,
@@ -15,11 +13,6 @@ import {
   topicPartitionKey,
 } from '../../../connect/records.js';
 import { SinkTask, type TopicPartitionOffsets } from '../../../connect/sink.js';
-import type { KafkaAdminPort, KafkaClientFactory, ProducerOptions } from '../../../ports/kafka.js';
-import type { Logger } from '../../../ports/logger.js';
-import { createConverterSet } from '../../pipeline/converter-set.js';
-import { mapLimit } from '../../task/concurrency.js';
-import { producerOptionsOf } from '../../task/producer-overrides.js';
 import {
   checkRenameFormat,
   connectorGroupId,
@@ -28,6 +21,12 @@ import {
   parseKafkaSinkConfig,
   partitionTransactionalId,
 } from './kafka-sink-config.js';
+import type {
+  KafkaSinkClients,
+  KafkaSinkLogger,
+  KafkaSinkProducers,
+  KafkaSinkWorker,
+} from './kafka-sink-deps.js';
 import type { OutputTopics } from './output-topics.js';
 import { type BufferedRecord, PartitionWriter } from './partition-writer.js';
 import {
@@ -41,11 +40,9 @@ const PARTITION_CONCURRENCY = 16;
 
 /** What Kafka sink tasks share in a container (built by the descriptor). */
 export interface KafkaSinkTaskDeps {
-  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
-  readonly admin: Pick<KafkaAdminPort, 'committedOffsets' | 'transactionalRecordFate'>;
-  readonly plugins: PluginRegistry;
-  readonly transactionalIdPrefix: string;
-  readonly logger: Logger;
+  readonly kafka: KafkaSinkClients;
+  readonly worker: KafkaSinkWorker;
+  readonly logger: KafkaSinkLogger;
   readonly outputTopics: OutputTopics;
 }
 
@@ -64,7 +61,7 @@ interface Started {
   readonly groupId: string;
   readonly config: KafkaSinkConfig;
   readonly serializer: RecordSerializer;
-  readonly producerOptions: ProducerOptions;
+  readonly producers: KafkaSinkProducers;
   readonly context: SinkTaskContext;
 }
 
@@ -101,16 +98,17 @@ export class KafkaSinkTask extends SinkTask {
    */
   async start(props: Readonly<Record<string, string>>, context: SinkTaskContext): Promise<void> {
     const config = parseKafkaSinkConfig(props);
-    const connectorConfig = parseConnectorConfig(props, 'sink');
-    const input = { topics: connectorConfig.topics, topicsRegex: connectorConfig.topicsRegex };
-    checkRenameFormat(config.topicRenameFormat, input, connectorConfig.transforms.length > 0);
-    const converters = createConverterSet(connectorConfig, this.deps.plugins);
+    const { worker } = this.deps;
+    const framework = worker.frameworkConfig(props);
+    const input = { topics: framework.topics, topicsRegex: framework.topicsRegex };
+    checkRenameFormat(config.topicRenameFormat, input, framework.hasTransforms);
+    const converters = worker.converters(props);
     this.#started = {
-      connector: connectorConfig.name,
-      groupId: connectorGroupId(connectorConfig.name),
+      connector: framework.name,
+      groupId: connectorGroupId(framework.name),
       config,
       serializer: new RecordSerializer(converters, config, input),
-      producerOptions: producerOptionsOf(connectorConfig),
+      producers: this.deps.kafka.producers(props),
       context,
     };
   }
@@ -158,7 +156,7 @@ export class KafkaSinkTask extends SinkTask {
     this.#outputs = new Map();
     await this.#ensureOutputs(started, outputs);
     const ids = [...new Set([...currentOffsets.keys(), ...buffers.keys()])];
-    await mapLimit(ids, PARTITION_CONCURRENCY, async (id) => {
+    await this.deps.worker.mapLimit(ids, PARTITION_CONCURRENCY, async (id) => {
       const records = buffers.get(id) ?? [];
       const last = records[records.length - 1];
       const next = currentOffsets.get(id) ?? (last === undefined ? undefined : last.offset + 1);
@@ -248,13 +246,13 @@ export class KafkaSinkTask extends SinkTask {
         topic,
         partition,
         transactionalId: partitionTransactionalId(
-          this.deps.transactionalIdPrefix,
+          this.deps.worker.transactionalIdPrefix,
           started.connector,
           topic,
           partition,
         ),
         groupId: started.groupId,
-        producerOptions: started.producerOptions,
+        producers: started.producers,
       });
       this.#writers.set(id, writer);
     }

@@ -3,17 +3,13 @@
  * /connectors/{c}/offsets`, called while the connector is STOPPED). The group's committed offset
  * decides what the sink skips as already written, so it must follow the runtime's sink offsets.
  */
-import { parseConnectorConfig } from '../../../config/connector-config.js';
 import { parseTopicPartitionKey } from '../../../connect/records.js';
-import type { KafkaAdminPort, KafkaClientFactory } from '../../../ports/kafka.js';
-import { mapLimit } from '../../task/concurrency.js';
-import { producerOptionsOf } from '../../task/producer-overrides.js';
 import { connectorGroupId, partitionTransactionalId } from './kafka-sink-config.js';
+import type { KafkaSinkClients, KafkaSinkWorker } from './kafka-sink-deps.js';
 
 export interface GroupOffsetsDeps {
-  readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
-  readonly admin: Pick<KafkaAdminPort, 'committedOffsets'>;
-  readonly transactionalIdPrefix: string;
+  readonly kafka: Pick<KafkaSinkClients, 'producers' | 'admin'>;
+  readonly worker: Pick<KafkaSinkWorker, 'transactionalIdPrefix' | 'frameworkConfig' | 'mapLimit'>;
 }
 
 /**
@@ -28,24 +24,23 @@ export async function alterGroupOffsets(
   connectorConfig: Readonly<Record<string, string>>,
   offsets: ReadonlyMap<string, number | null>,
 ): Promise<void> {
-  const config = parseConnectorConfig(connectorConfig, 'sink');
+  const config = deps.worker.frameworkConfig(connectorConfig);
   const group = connectorGroupId(config.name);
-  const options = producerOptionsOf(config);
+  const producers = deps.kafka.producers(connectorConfig);
   const changes = new Map(offsets);
   if ([...offsets.values()].every((o) => o === null)) {
     const given = [...offsets.keys()].map((id) => parseTopicPartitionKey(id).topic);
     for (const topic of new Set([...config.topics, ...given])) {
-      for (const o of await deps.admin.committedOffsets(group, topic)) {
+      for (const o of await deps.kafka.admin.committedOffsets(group, topic)) {
         const id = `${o.topic}-${o.partition}`;
         if (!changes.has(id)) changes.set(id, null);
       }
     }
   }
-  await mapLimit([...changes], 8, async ([id, offset]) => {
+  await deps.worker.mapLimit([...changes], 8, async ([id, offset]) => {
     const { topic, partition } = parseTopicPartitionKey(id);
-    const producer = deps.kafka.transactionalProducer(
-      partitionTransactionalId(deps.transactionalIdPrefix, config.name, topic, partition),
-      options,
+    const producer = producers(
+      partitionTransactionalId(deps.worker.transactionalIdPrefix, config.name, topic, partition),
     );
     try {
       await producer.connect();

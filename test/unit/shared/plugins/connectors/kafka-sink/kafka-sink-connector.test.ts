@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectorContext } from '../../../../../../shared/connect/context.js';
 import { ConfigError } from '../../../../../../shared/connect/errors.js';
-import { KAFKA_SINK_CLASS } from '../../../../../../shared/runtime/sink/kafka-sink/descriptor.js';
+import { KAFKA_SINK_CLASS } from '../../../../../../shared/plugins/connectors/kafka-sink/descriptor.js';
 import { container, GROUP, mirrorConfig } from './harness.js';
 
 const context: ConnectorContext = { requestTaskReconfiguration: () => {}, raiseError: () => {} };

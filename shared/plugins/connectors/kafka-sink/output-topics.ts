@@ -3,8 +3,7 @@
  * as many partitions as its input topic (the broker's default replication factor and configs).
  */
 import { RetriableError } from '../../../connect/errors.js';
-import type { KafkaAdminPort } from '../../../ports/kafka.js';
-import type { Logger } from '../../../ports/logger.js';
+import type { KafkaSinkAdmin, KafkaSinkLogger } from './kafka-sink-deps.js';
 
 /** Partition counts of output topics, shared by every Kafka sink task of a container. */
 export class OutputTopics {
@@ -12,8 +11,8 @@ export class OutputTopics {
   readonly #loading = new Map<string, Promise<number>>();
 
   constructor(
-    private readonly admin: Pick<KafkaAdminPort, 'partitionCounts' | 'createTopics'>,
-    private readonly logger: Logger,
+    private readonly admin: Pick<KafkaSinkAdmin, 'partitionCounts' | 'createTopics'>,
+    private readonly logger: KafkaSinkLogger,
   ) {}
 
   /**

@@ -1,11 +1,11 @@
 /**
- * An in-memory Kafka for the runtime's unit tests (the Kafka sink's, and the engines the sink
+ * An in-memory Kafka for unit tests (the Kafka sink's, and the engines the sink
  * runner's tests build over it): topics with logs of transactional records (open, committed or
  * aborted), group offsets committed with transactions, producer epochs that fence older
  * producers of a transactional id, injectable commit failures, and idempotent producers (dead
  * letter queues) whose records are kept in `sent`.
  */
-import { FencedError, RetriableError } from '../../../../../../shared/connect/errors.js';
+import { FencedError, RetriableError } from '../../shared/connect/errors.js';
 import type {
   IdempotentProducer,
   KafkaAdminPort,
@@ -16,8 +16,8 @@ import type {
   TopicPartitionOffset,
   TopicSpec,
   TransactionalProducer,
-} from '../../../../../../shared/ports/kafka.js';
-import { TransactionOutcomeUnknownError } from '../../../../../../shared/ports/kafka-errors.js';
+} from '../../shared/ports/kafka.js';
+import { TransactionOutcomeUnknownError } from '../../shared/ports/kafka-errors.js';
 
 type EntryState = 'open' | 'committed' | 'aborted';
 

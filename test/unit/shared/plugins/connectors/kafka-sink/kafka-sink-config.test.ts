@@ -1,14 +1,14 @@
 /* biome-ignore-all lint/suspicious/noTemplateCurlyInString: Connect's ${topic} placeholder */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../../../shared/connect/errors.js';
-import { mappingGroupId } from '../../../../../../shared/runtime/enumerator/sink-mappings.js';
 import {
   checkRenameFormat,
   connectorGroupId,
   outputTopicFor,
   parseKafkaSinkConfig,
   partitionTransactionalId,
-} from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-config.js';
+} from '../../../../../../shared/plugins/connectors/kafka-sink/kafka-sink-config.js';
+import { mappingGroupId } from '../../../../../../shared/runtime/enumerator/sink-mappings.js';
 import { transactionalIdOf } from '../../../../../../shared/runtime/task/source-transaction-fate.js';
 
 const listed = (...topics: string[]) => ({ topics, topicsRegex: undefined });

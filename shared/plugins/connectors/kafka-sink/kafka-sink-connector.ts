@@ -3,7 +3,6 @@
  * topics of the same cluster, exactly once per input partition (see kafka-sink-task.ts). Keys are
  * in kafka-sink-config.ts.
  */
-import { clientOverrideErrors } from '../../../config/client-overrides.js';
 import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
 import type { ConnectorContext } from '../../../connect/context.js';
 import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
@@ -20,7 +19,6 @@ import { KafkaSinkTask, type KafkaSinkTaskDeps } from './kafka-sink-task.js';
 
 export type KafkaSinkConnectorDeps = KafkaSinkTaskDeps & GroupOffsetsDeps;
 
-const PRODUCER_OVERRIDE = 'producer.override.';
 const DLQ_TOPIC = 'errors.deadletterqueue.topic.name';
 
 function list(value: string | undefined): string[] {
@@ -73,11 +71,7 @@ export class KafkaSinkConnector extends SinkConnector {
   override validate(props: Readonly<Record<string, string>>): ConfigValue[] {
     const values = super.validate(props);
     if ((props[DLQ_TOPIC] ?? '').trim() === '') {
-      values.push(
-        ...clientOverrideErrors(props, 'source').filter((v) =>
-          v.name.startsWith(PRODUCER_OVERRIDE),
-        ),
-      );
+      values.push(...this.deps.kafka.producerOverrideErrors(props));
     }
     if (values.some((v) => v.errors.length > 0)) return values;
     try {

@@ -12,11 +12,11 @@ import { Headers } from '../../../../../../shared/connect/headers.js';
 import { SinkRecord } from '../../../../../../shared/connect/records.js';
 import { type Schema, Schemas } from '../../../../../../shared/connect/schema.js';
 import { createEngine, DEFAULT_ENGINE_SETTINGS } from '../../../../../../shared/engine/engine.js';
-import { KAFKA_SINK_CLASS } from '../../../../../../shared/runtime/sink/kafka-sink/descriptor.js';
-import type { KafkaSinkConnector } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-connector.js';
-import type { KafkaSinkTask } from '../../../../../../shared/runtime/sink/kafka-sink/kafka-sink-task.js';
-import { recordingLogger } from '../../pipeline/error-handling-fakes.js';
-import { FakeKafka } from './fake-kafka.js';
+import { KAFKA_SINK_CLASS } from '../../../../../../shared/plugins/connectors/kafka-sink/descriptor.js';
+import type { KafkaSinkConnector } from '../../../../../../shared/plugins/connectors/kafka-sink/kafka-sink-connector.js';
+import type { KafkaSinkTask } from '../../../../../../shared/plugins/connectors/kafka-sink/kafka-sink-task.js';
+import { FakeKafka } from '../../../../../support/fake-kafka.js';
+import { recordingLogger } from '../../../runtime/pipeline/error-handling-fakes.js';
 
 export const BYTES = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 export const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';

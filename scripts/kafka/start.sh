@@ -159,7 +159,8 @@ while :; do
     break
   fi
   if [ "$SECONDS" -ge "$deadline" ]; then
-    kafka_log "the broker did not become ready in ${KAFKA_START_TIMEOUT:-120}s (see $KAFKA_LOG_DIR/server.log); stopping it"
+    kafka_log "the broker did not become ready in ${KAFKA_START_TIMEOUT:-120}s (see $KAFKA_LOG_DIR/server.log); stopping it." \
+      "A broker with many topics in $KAFKA_DATA_DIR loads them first: raise KAFKA_START_TIMEOUT, or start empty after npm run kafka:stop -- --wipe"
     abandon
     exit "$KAFKA_EXIT_NOT_READY"
   fi

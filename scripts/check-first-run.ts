@@ -20,6 +20,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '../local/services/free-port.js';
@@ -222,13 +223,17 @@ function startNpmStart(env: NodeJS.ProcessEnv): Promise<number> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   startPid = child.pid;
-  child.stdout.pipe(createWriteStream(logs.stdout));
-  child.stderr.pipe(createWriteStream(logs.stderr));
+  // The logs are read once npm start exits: resolve only when both files hold all it wrote.
+  const written = [
+    finished(child.stdout.pipe(createWriteStream(logs.stdout))),
+    finished(child.stderr.pipe(createWriteStream(logs.stderr))),
+  ];
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code, signal) =>
-      resolve(code ?? (signal === 'SIGINT' ? 130 : signal === null ? 1 : 128)),
-    );
+    child.once('close', (code, signal) => {
+      const exit = code ?? (signal === 'SIGINT' ? 130 : signal === null ? 1 : 128);
+      Promise.all(written).then(() => resolve(exit), reject);
+    });
   });
 }
 

@@ -17,6 +17,19 @@ import { type LocalRuntime, startLocalRuntime } from './start.js';
 /** A graceful shutdown that takes longer than this is cut short (exit code 1). */
 const SHUTDOWN_LIMIT_MS = 60_000;
 
+/**
+ * A signal this soon after the first is the same Ctrl-C, not a second one: the terminal signals
+ * the whole process group and npm forwards the signal to its child as well, so one Ctrl-C
+ * arrives more than once, a few milliseconds apart (later on a busy machine). A person pressing
+ * Ctrl-C again takes longer than this.
+ */
+const SAME_SIGNAL_MS = 1_000;
+
+/** True for a signal that repeats the first one (see SAME_SIGNAL_MS). */
+function isEcho(firstAt: number): boolean {
+  return Date.now() - firstAt < SAME_SIGNAL_MS;
+}
+
 /** Runs until a signal; resolves with the exit code. */
 export async function runCli(): Promise<number> {
   let options: ReturnType<typeof parseCliOptions>;
@@ -42,8 +55,10 @@ export async function runCli(): Promise<number> {
   // (the broker included), one afterwards shuts down gracefully, a second exits at once.
   const startup = new AbortController();
   let onSignal = (signal: NodeJS.Signals) => {
+    const firstAt = Date.now();
     process.stderr.write(`${signal}: stopping the start-up and what it started ...\n`);
     onSignal = () => {
+      if (isEcho(firstAt)) return;
       process.stderr.write('exiting without waiting\n');
       process.exit(130);
     };
@@ -92,13 +107,14 @@ export async function runCli(): Promise<number> {
   process.stderr.write(banner(runtime));
 
   return new Promise<number>((done) => {
-    let stopping = false;
+    let stoppingSince: number | undefined;
     onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
+      if (stoppingSince !== undefined) {
+        if (isEcho(stoppingSince)) return;
         process.stderr.write(`${signal} again: exiting without waiting\n`);
         process.exit(130);
       }
-      stopping = true;
+      stoppingSince = Date.now();
       process.stderr.write(`${signal}: shutting down (press Ctrl-C again to exit at once) ...\n`);
       const limit = setTimeout(() => {
         process.stderr.write('shutdown took too long; exiting\n');

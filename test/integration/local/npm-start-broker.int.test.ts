@@ -12,7 +12,6 @@ import {
 
 const run = promisify(execFile);
 const root = process.cwd();
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
 interface Exit {
   readonly code: number | null;
@@ -103,16 +102,35 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
     expect(await brokerProcesses(home)).toEqual([]);
   });
 
+  it('shuts down gracefully when one Ctrl-C arrives twice (the terminal and npm both send it)', async () => {
+    // Act: once running, SIGINT to the process group twice, a few milliseconds apart, as a
+    // terminal's Ctrl-C and npm's forwarding of it arrive
+    const exit = await npmStart(
+      ['--memory', '--port', '0', '--s3-port', '0'],
+      (stderr) => stderr.includes('Ctrl-C stops gracefully'),
+      2,
+    );
+    // Assess
+    expect(exit.stderr).toContain('SIGINT: shutting down');
+    expect(exit.stderr).not.toContain('exiting without waiting');
+    expect(exit.stderr).toMatch(/^stopped$/m);
+    expect(exit.code).toBe(0);
+    expect(await brokerProcesses(home)).toEqual([]);
+  });
+
   /**
-   * Runs `npm start`'s entry point in a process group of its own; with `interruptWhen`, sends
-   * SIGINT to the group as soon as its stderr satisfies it.
+   * Runs `npm start`'s command (`node --import tsx local/main.ts`) in a process group of its
+   * own; with `interruptWhen`, sends SIGINT to the group (`times` times, 5 ms apart) as soon as
+   * its stderr satisfies it.
    */
   async function npmStart(
     args: readonly string[],
     interruptWhen?: (stderr: string) => boolean,
+    times = 1,
   ): Promise<Exit> {
     const dataDir = join(home, 'data');
-    const child = spawn(tsx, ['local/main.ts', '--data-dir', dataDir, ...args], {
+    const command = ['--import', 'tsx', 'local/main.ts', '--data-dir', dataDir, ...args];
+    const child = spawn(process.execPath, command, {
       cwd: root,
       env,
       detached: true,
@@ -123,9 +141,10 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
-      if (!interrupted && interruptWhen?.(stderr) === true && child.pid !== undefined) {
+      const { pid } = child;
+      if (!interrupted && interruptWhen?.(stderr) === true && pid !== undefined) {
         interrupted = true;
-        process.kill(-child.pid, 'SIGINT');
+        for (let i = 0; i < times; i += 1) setTimeout(() => process.kill(-pid, 'SIGINT'), i * 5);
       }
     });
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>

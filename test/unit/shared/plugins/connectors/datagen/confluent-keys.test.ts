@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../../../../../shared/connect/plugin.js';
 import { CONFLUENT_DATAGEN } from '../../../../../../shared/plugins/connectors/datagen/confluent-keys.js';
 import { DatagenSourceConnector } from '../../../../../../shared/plugins/connectors/datagen/datagen-source-connector.js';
 import { datagenDescriptor } from '../../../../../../shared/plugins/connectors/datagen/descriptor.js';
+import { configErrors, keysMissingFromReadme } from '../peer-fixtures.js';
 import { FakeClock } from './fakes.js';
 
 /** Confluent's users example (`connector_users.config`), its connector keys. */
@@ -15,11 +15,7 @@ const confluentUsers = {
 };
 
 function errorsOf(props: Record<string, string>): [string, string[]][] {
-  const connector = new DatagenSourceConnector({ clock: new FakeClock() });
-  return connector
-    .validate(props)
-    .filter((v) => v.errors.length > 0)
-    .map((v) => [v.name, v.errors]);
+  return configErrors(new DatagenSourceConnector({ clock: new FakeClock() }).validate(props));
 }
 
 describe("datagen under Confluent's class name", () => {
@@ -92,16 +88,8 @@ describe("datagen under Confluent's class name", () => {
   });
 
   it('lists every unsupported key in the compatibility table of its README', () => {
-    // Prepare
-    const readme = readFileSync(
-      new URL('../../../../../../shared/plugins/connectors/datagen/README.md', import.meta.url),
-      'utf8',
-    );
-
     // Act
-    const missing = CONFLUENT_DATAGEN.unsupportedKeys
-      .map((k) => k.name)
-      .filter((name) => !readme.includes(`\`${name}\``));
+    const missing = keysMissingFromReadme(CONFLUENT_DATAGEN, 'datagen');
 
     // Assess
     expect(missing).toEqual([]);

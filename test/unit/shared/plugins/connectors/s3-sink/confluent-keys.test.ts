@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../../../../../shared/connect/plugin.js';
 import { CONFLUENT_S3_SINK } from '../../../../../../shared/plugins/connectors/s3-sink/confluent-keys.js';
 import { s3SinkDescriptor } from '../../../../../../shared/plugins/connectors/s3-sink/descriptor.js';
 import { S3SinkConnector } from '../../../../../../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
+import { configErrors, keysMissingFromReadme } from '../peer-fixtures.js';
 import { FakeClock } from './fakes.js';
 
 /** Confluent's hourly example (time-based partitioning), writing JSON. */
@@ -33,11 +33,7 @@ const confluentHourly = {
 };
 
 function errorsOf(props: Record<string, string>): [string, string[]][] {
-  const connector = new S3SinkConnector({ clock: new FakeClock() });
-  return connector
-    .validate(props)
-    .filter((v) => v.errors.length > 0)
-    .map((v) => [v.name, v.errors]);
+  return configErrors(new S3SinkConnector({ clock: new FakeClock() }).validate(props));
 }
 
 describe("the S3 sink under Confluent's class name", () => {
@@ -111,16 +107,8 @@ describe("the S3 sink under Confluent's class name", () => {
   });
 
   it('lists every unsupported key in the compatibility table of its README', () => {
-    // Prepare
-    const readme = readFileSync(
-      new URL('../../../../../../shared/plugins/connectors/s3-sink/README.md', import.meta.url),
-      'utf8',
-    );
-
     // Act
-    const missing = CONFLUENT_S3_SINK.unsupportedKeys
-      .map((k) => k.name)
-      .filter((name) => !readme.includes(`\`${name}\``));
+    const missing = keysMissingFromReadme(CONFLUENT_S3_SINK, 's3-sink');
 
     // Assess
     expect(missing).toEqual([]);

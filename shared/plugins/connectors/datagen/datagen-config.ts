@@ -42,6 +42,27 @@ function nullOrAtLeast(min: number): Validator {
   };
 }
 
+const quickstartOptions = CaseInsensitiveValidString.in(...QUICKSTARTS);
+
+/**
+ * One of {@link QUICKSTARTS}, ignoring case; Confluent's other quickstarts (clickstream,
+ * ratings, stock_trades...) are refused as not supported.
+ */
+const quickstartValidator: Validator = {
+  ensureValid: (name, value) => {
+    try {
+      quickstartOptions.ensureValid(name, value);
+    } catch {
+      throw invalidValue(
+        name,
+        value,
+        `not supported by this datagen, which has only the quickstarts ${QUICKSTARTS.join(', ')} (Confluent's other quickstarts, schema.filename and schema.string are not supported)`,
+      );
+    }
+  },
+  toString: () => quickstartOptions.toString(),
+};
+
 /** The connector's own keys, in documentation order. */
 export const DATAGEN_CONFIG_DEF: ConfigDef = new ConfigDef()
   .define({
@@ -55,7 +76,7 @@ export const DATAGEN_CONFIG_DEF: ConfigDef = new ConfigDef()
     name: QUICKSTART_CONFIG,
     type: 'STRING',
     defaultValue: 'sequence',
-    validator: CaseInsensitiveValidString.in(...QUICKSTARTS),
+    validator: quickstartValidator,
     importance: 'HIGH',
     documentation:
       'The kind of records to generate: orders, users and pageviews (like Confluent datagen, plus datagen_partition and datagen_seq fields) or sequence ({partition, seq, payload}, keyed by partition).',
@@ -108,10 +129,9 @@ export const DATAGEN_CONFIG_DEF: ConfigDef = new ConfigDef()
     name: ITERATIONS_CONFIG,
     type: 'LONG',
     defaultValue: -1,
-    validator: Range.atLeast(-1),
     importance: 'MEDIUM',
     documentation:
-      'The number of records generated per source partition; once every partition of a task has reached it, poll returns nothing. -1 means unlimited.',
+      "The number of records generated per source partition; once every partition of a task has reached it, poll returns nothing. Less than 1 (-1, 0) means unlimited, as in Confluent's datagen.",
   })
   .define({
     name: SEED_CONFIG,
@@ -171,6 +191,11 @@ function toQuickstart(value: unknown): Quickstart {
   return found;
 }
 
+/** `n`, or `-1` (unlimited) when it is below 1. */
+function atLeastOneOrUnlimited(n: number): number {
+  return n < 1 ? -1 : n;
+}
+
 function fromParsed(values: Record<string, unknown>): DatagenConfig {
   return {
     topic: String(values[KAFKA_TOPIC_CONFIG]),
@@ -180,7 +205,7 @@ function fromParsed(values: Record<string, unknown>): DatagenConfig {
     maxIntervalMs: Number(values[MAX_INTERVAL_CONFIG]),
     ratePerSecond: Number(values[RATE_PER_SECOND_CONFIG]),
     payloadBytes: Number(values[PAYLOAD_BYTES_CONFIG]),
-    iterations: Number(values[ITERATIONS_CONFIG]),
+    iterations: atLeastOneOrUnlimited(Number(values[ITERATIONS_CONFIG])),
     seed: BigInt(values[SEED_CONFIG] as number | bigint),
     transactionRecords:
       values[TRANSACTION_RECORDS_CONFIG] === null

@@ -12,6 +12,8 @@ import {
   type ExactlyOnceSupport,
   SourceConnector,
 } from '../../../connect/source.js';
+import { unsupportedKeyErrors } from '../peer-keys.js';
+import { CONFLUENT_DATAGEN } from './confluent-keys.js';
 import {
   DATAGEN_CONFIG_DEF,
   DATAGEN_VERSION,
@@ -53,6 +55,14 @@ export class DatagenSourceConnector extends SourceConnector {
 
   config(): ConfigDef {
     return DATAGEN_CONFIG_DEF;
+  }
+
+  /**
+   * Validates every key, then refuses the keys of Confluent's datagen that this connector does
+   * not support (`confluent-keys.ts`), each on its own key.
+   */
+  override validate(props: Readonly<Record<string, string>>) {
+    return [...super.validate(props), ...unsupportedKeyErrors(CONFLUENT_DATAGEN, props)];
   }
 
   /** Parses the config; throws ConfigError with Kafka's messages when it is invalid. */

@@ -15,10 +15,18 @@ export function systemDatagenDeps(): DatagenDeps {
   };
 }
 
-/** Registers as `datagen`, `DatagenSource`, `DatagenConnector` and the full class name. */
+/**
+ * Registers as `datagen`, `DatagenSource`, `DatagenConnector`, the full class name and
+ * Confluent's datagen class name, whose configs it takes (unsupported keys: `confluent-keys.ts`).
+ */
 export const datagenDescriptor: PluginDescriptor<'source'> = {
   className: 'dev.serverlessconnect.connectors.DatagenSourceConnector',
-  aliases: ['datagen', 'DatagenSource', 'DatagenConnector'],
+  aliases: [
+    'datagen',
+    'DatagenSource',
+    'DatagenConnector',
+    'io.confluent.kafka.connect.datagen.DatagenConnector',
+  ],
   type: 'source',
   version: DATAGEN_VERSION,
   create: () => new DatagenSourceConnector(systemDatagenDeps()),

@@ -12,10 +12,13 @@ export function systemS3SinkDeps(): S3SinkDeps {
   return { clock: { now: () => globalThis.Date.now() } };
 }
 
-/** Registers as `s3-sink`, `S3Sink`, `S3SinkConnector` and the full class name. */
+/**
+ * Registers as `s3-sink`, `S3Sink`, `S3SinkConnector`, the full class name and Confluent's S3
+ * sink class name, whose configs it takes (unsupported keys: `confluent-keys.ts`).
+ */
 export const s3SinkDescriptor: PluginDescriptor<'sink'> = {
   className: 'dev.serverlessconnect.connectors.S3SinkConnector',
-  aliases: ['s3-sink', 'S3Sink', 'S3SinkConnector'],
+  aliases: ['s3-sink', 'S3Sink', 'S3SinkConnector', 'io.confluent.connect.s3.S3SinkConnector'],
   type: 'sink',
   version: S3_SINK_VERSION,
   create: () => new S3SinkConnector(systemS3SinkDeps()),

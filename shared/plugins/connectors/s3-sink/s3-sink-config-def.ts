@@ -114,6 +114,23 @@ const partitionerValidator = LambdaValidator.with(
   () => describeNamed(PARTITIONER_CLASSES),
 );
 
+const nullValuesOptions = CaseInsensitiveValidString.in('fail', 'ignore');
+
+/** `fail` or `ignore`; Confluent's `write` is refused as not supported. */
+const nullValuesValidator = LambdaValidator.with(
+  (name, value) => {
+    if (typeof value === 'string' && value.trim().toLowerCase() === 'write') {
+      throw invalidValue(
+        name,
+        value,
+        'write is not supported by this S3 sink (records with a null value are never written); use fail or ignore',
+      );
+    }
+    nullValuesOptions.ensureValid(name, value);
+  },
+  () => nullValuesOptions.toString(),
+);
+
 const S3_GROUP = 'S3';
 const STORAGE_GROUP = 'Storage';
 const FORMAT_GROUP = 'Format';
@@ -238,12 +255,13 @@ export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
     name: BEHAVIOR_ON_NULL_VALUES_CONFIG,
     type: 'STRING',
     defaultValue: 'fail',
-    validator: CaseInsensitiveValidString.in('fail', 'ignore'),
+    validator: nullValuesValidator,
     importance: 'LOW',
     group: FORMAT_GROUP,
     documentation:
       'How to handle records with a null value (Kafka tombstones): fail (a data error, reported ' +
-      'to the errant record reporter when errors are tolerated) or ignore (skipped).',
+      'to the errant record reporter when errors are tolerated) or ignore (skipped). ' +
+      "Confluent's write is not supported.",
   })
   .define({
     name: PARTITIONER_CLASS_CONFIG,

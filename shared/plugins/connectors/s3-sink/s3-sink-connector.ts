@@ -8,6 +8,8 @@ import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
 import type { ConnectorContext } from '../../../connect/context.js';
 import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
 import { SinkConnector } from '../../../connect/sink.js';
+import { unsupportedKeyErrors } from '../peer-keys.js';
+import { CONFLUENT_S3_SINK } from './confluent-keys.js';
 import { parseS3SinkConfig, S3_SINK_CONFIG_DEF, S3_SINK_VERSION } from './s3-sink-config.js';
 import { type S3SinkDeps, S3SinkTask } from './s3-sink-task.js';
 
@@ -53,18 +55,21 @@ export class S3SinkConnector extends SinkConnector {
   /**
    * Validates every key, then the rules between keys (credentials together; the time-based
    * partitioner's duration, path format, locale and timezone; field names for the field
-   * partitioner), reporting a violation on the key it names.
+   * partitioner), reporting a violation on the key it names; then refuses the keys of
+   * Confluent's S3 sink that this connector does not support (`confluent-keys.ts`), each on
+   * its own key.
    */
   override validate(props: Readonly<Record<string, string>>): ConfigValue[] {
     const values = super.validate(props);
-    if (values.some((v) => v.errors.length > 0)) return values;
+    const unsupported = unsupportedKeyErrors(CONFLUENT_S3_SINK, props);
+    if (values.some((v) => v.errors.length > 0)) return [...values, ...unsupported];
     try {
       parseS3SinkConfig(props);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       values.find((v) => v.name === error.key)?.errors.push(error.message);
     }
-    return values;
+    return [...values, ...unsupported];
   }
 
   /** Parses the config; throws ConfigError with Kafka's messages when it is invalid. */

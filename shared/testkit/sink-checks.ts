@@ -6,8 +6,8 @@
 import type { SinkConnector, SinkRecord, SinkTask } from '../connect/index.js';
 import { type Check, canonical, ensure, excerpt, SeededRandom } from './check.js';
 import { connectorChecks } from './connector-checks.js';
-import { KitSinkTaskContext, RecordingConnectorContext } from './contexts.js';
-import { expectConnectError } from './failure.js';
+import { KitSinkTaskContext } from './contexts.js';
+import { expectLifecycleFailure } from './failure.js';
 import { resumeIndex, SinkWorker, sinkStream } from './sink-worker.js';
 import type { SinkConnectorSubject, SinkFixture, SinkGuarantee } from './subjects.js';
 
@@ -140,7 +140,6 @@ export function sinkConnectorChecks<F extends SinkFixture>(
         const fixture = await world();
         const connector: SinkConnector = fixture.connector();
         const expected = inject(fixture);
-        let config: Readonly<Record<string, string>> = {};
         const task = connector.createTask();
         const batch: SinkRecord[] = stream.slice(0, Math.max(1, subject.topicPartitions.length));
         const current = new Map(
@@ -149,22 +148,17 @@ export function sinkConnectorChecks<F extends SinkFixture>(
             r.originalKafkaOffset + 1,
           ]),
         );
-        await expectConnectError(expected, [
+        await expectLifecycleFailure(
+          expected,
+          connector,
+          subject.validConfig,
+          (config) => task.start(config, new KitSinkTaskContext(config)),
           [
-            'connector start',
-            () => connector.start(subject.validConfig, new RecordingConnectorContext()),
+            ['open', () => task.open(subject.topicPartitions)],
+            ['put', () => task.put(batch)],
+            ['preCommit', () => task.preCommit(current)],
           ],
-          [
-            'taskConfigs(1)',
-            async () => {
-              config = (await connector.taskConfigs(1))[0] ?? {};
-            },
-          ],
-          ['task start', () => task.start(config, new KitSinkTaskContext(config))],
-          ['open', () => task.open(subject.topicPartitions)],
-          ['put', () => task.put(batch)],
-          ['preCommit', () => task.preCommit(current)],
-        ]);
+        );
         await task.stop();
         await connector.stop();
       },

@@ -10,9 +10,9 @@ import {
 import { type Check, ensure, mustNotThrow } from './check.js';
 import { connectorChecks } from './connector-checks.js';
 import { MemoryOffsetStore, RecordingConnectorContext, sourceTaskContext } from './contexts.js';
-import { expectConnectError } from './failure.js';
-import { compareRuns, runSource, type SourceRunOptions } from './source-worker.js';
-import type { SourceConnectorSubject, SourceFixture } from './subjects.js';
+import { expectLifecycleFailure } from './failure.js';
+import { compareRuns, runSource } from './source-worker.js';
+import type { ConnectorConfig, SourceConnectorSubject, SourceFixture } from './subjects.js';
 
 const DEFAULT_SEED = 42;
 /** Task configs asked for in the resume runs: two, so the split is exercised too. */
@@ -31,12 +31,20 @@ export function sourceConnectorChecks<F extends SourceFixture>(
   const fresh = async (): Promise<SourceConnector> => (await world()).connector();
   const seed = subject.seed ?? DEFAULT_SEED;
 
-  /** The reference run (no stops) and a run with random stops, compared. */
-  const resumes = async (options: Omit<SourceRunOptions, 'seed'>, repeats: boolean) => {
+  /**
+   * The reference run (no stops) and a run with random stops, compared: at least once allows
+   * repeats, exactly once does not.
+   */
+  const resumes = async (
+    config: ConnectorConfig,
+    exactlyOnce: boolean,
+    connectorBoundaries = false,
+  ) => {
+    const options = { config, exactlyOnce, connectorBoundaries, tasks: RESUME_TASKS };
     const reference = await runSource(subject, await fresh(), { ...options, seed: null });
     const stopped = await runSource(subject, await fresh(), { ...options, seed });
     ensure(stopped.stops > 0, () => `seed ${seed} made no stop: pick another seed or more data`);
-    compareRuns(reference, stopped, repeats);
+    compareRuns(reference, stopped, !exactlyOnce);
     return reference;
   };
 
@@ -94,15 +102,7 @@ export function sourceConnectorChecks<F extends SourceFixture>(
     {
       name: 'source offsets resume where a stopped task left off: no gap across random stops (at least once)',
       run: async () => {
-        await resumes(
-          {
-            config: subject.validConfig,
-            exactlyOnce: false,
-            connectorBoundaries: false,
-            tasks: RESUME_TASKS,
-          },
-          true,
-        );
+        await resumes(subject.validConfig, false);
       },
     },
   ];
@@ -111,15 +111,7 @@ export function sourceConnectorChecks<F extends SourceFixture>(
     checks.push({
       name: 'source offsets resume where a stopped task left off: no gap, no repeat across random stops (exactly once)',
       run: async () => {
-        await resumes(
-          {
-            config: subject.validConfig,
-            exactlyOnce: true,
-            connectorBoundaries: false,
-            tasks: RESUME_TASKS,
-          },
-          false,
-        );
+        await resumes(subject.validConfig, true);
       },
     });
   }
@@ -133,10 +125,7 @@ export function sourceConnectorChecks<F extends SourceFixture>(
           [TRANSACTION_BOUNDARY_CONFIG]: 'connector',
           ...subject.transactionBoundaryConfig,
         };
-        const reference = await resumes(
-          { config, exactlyOnce: true, connectorBoundaries: true, tasks: RESUME_TASKS },
-          false,
-        );
+        const reference = await resumes(config, true, true);
         ensure(
           reference.boundaryRequests > 0,
           () =>
@@ -157,26 +146,18 @@ export function sourceConnectorChecks<F extends SourceFixture>(
         const store = new MemoryOffsetStore();
         for (const { partition, offset } of expected.storedOffsets ?? [])
           store.put(partition, offset);
-        let config: Readonly<Record<string, string>> = {};
         const task = connector.createTask();
         const polls: [string, () => Promise<SourceRecord[] | null>][] = Array.from(
           { length: (subject.idlePolls ?? 3) + 2 },
           (_, i) => [`poll #${i + 1}`, () => task.poll()],
         );
-        await expectConnectError(expected, [
-          [
-            'connector start',
-            () => connector.start(subject.validConfig, new RecordingConnectorContext()),
-          ],
-          [
-            'taskConfigs(1)',
-            async () => {
-              config = (await connector.taskConfigs(1))[0] ?? {};
-            },
-          ],
-          ['task start', () => task.start(config, sourceTaskContext(config, store))],
-          ...polls,
-        ]);
+        await expectLifecycleFailure(
+          expected,
+          connector,
+          subject.validConfig,
+          (config) => task.start(config, sourceTaskContext(config, store)),
+          polls,
+        );
         await task.stop();
         await connector.stop();
       },

@@ -107,6 +107,22 @@ module.exports = {
       },
     },
     {
+      name: 'testkit-over-connect',
+      comment:
+        'shared/testkit (the connector test kit, serverless-connect/testkit) is what a plugin author depends on: it imports only the plugin API, no runtime, no adapter, not even node:*',
+      severity: 'error',
+      from: { path: '^shared/testkit/' },
+      to: { pathNot: '^shared/(testkit|connect)/' },
+    },
+    {
+      name: 'only-tests-import-the-testkit',
+      comment:
+        'the connector test kit is for tests: nothing in shared/, functions/, local/ or infra/ imports it',
+      severity: 'error',
+      from: { path: '^(shared|functions|local|infra)/', pathNot: '^shared/testkit/' },
+      to: { path: '^shared/testkit/' },
+    },
+    {
       name: 'shared-never-imports-roots',
       comment: 'functions/, local/ and infra/ are composition roots; shared/ never imports them',
       severity: 'error',

@@ -48,3 +48,17 @@ export const ESBUILD_OPTIONS = {
 
 /** Each bundle should stay at or below this size (issue 9's goal). */
 export const BUNDLE_BUDGET_BYTES = 1.5 * 1024 * 1024;
+
+/**
+ * `node -e` script for a shell command that fails when the file named by its argument is over
+ * the budget: the CDK bundling's after-bundling hook (NodejsFunction runs no code of ours).
+ */
+export function bundleBudgetCommand(bundle: string): string {
+  const script = [
+    `const n = require('fs').statSync(process.argv[1]).size;`,
+    `if (n > ${BUNDLE_BUDGET_BYTES}) {`,
+    `console.error(process.argv[1] + ' is ' + n + ' bytes, over the 1.5 MB bundle budget');`,
+    'process.exit(1); }',
+  ].join(' ');
+  return `node -e "${script}" "${bundle}"`;
+}

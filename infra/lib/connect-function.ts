@@ -13,7 +13,13 @@ import {
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ESBUILD_OPTIONS, type FunctionName, functionEntry, REPO_ROOT } from './bundling.js';
+import {
+  bundleBudgetCommand,
+  ESBUILD_OPTIONS,
+  type FunctionName,
+  functionEntry,
+  REPO_ROOT,
+} from './bundling.js';
 
 /**
  * The newest Node.js runtime aws-cdk-lib 2.276 offers (nodejs20.x can no longer be deployed).
@@ -65,6 +71,14 @@ export function nodejsBundling() {
     // Local esbuild (a devDependency) only: synth never needs Docker.
     forceDockerBundling: false,
     logLevel: LogLevel.WARNING,
+    // The bundle budget, checked on every bundle: synth fails over it.
+    commandHooks: {
+      beforeBundling: (): string[] => [],
+      beforeInstall: (): string[] => [],
+      afterBundling: (_inputDir: string, outputDir: string): string[] => [
+        bundleBudgetCommand(join(outputDir, 'index.mjs')),
+      ],
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export interface AppConfig {
   readonly logRetentionDays: number;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
+  /** Plugin module paths (relative to the app's directory) or package names. */
+  readonly plugins: string[];
   /** Run the cdk-nag AwsSolutions checks on synth. */
   readonly nag: boolean;
 }
@@ -118,6 +120,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     logRetentionDays: integer(get, 'logRetentionDays', 30),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
+    plugins: list(get, 'plugins'),
     nag: flag(get, 'nag', true),
   };
 }

@@ -13,7 +13,14 @@ import {
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ESBUILD_OPTIONS, type FunctionName, functionEntry, REPO_ROOT } from './bundling.js';
+import {
+  bundleBudgetCommand,
+  ESBUILD_OPTIONS,
+  type FunctionName,
+  functionEntry,
+  functionsRoot,
+  REPO_ROOT,
+} from './bundling.js';
 
 /**
  * The newest Node.js runtime aws-cdk-lib 2.276 offers (nodejs20.x can no longer be deployed).
@@ -40,6 +47,12 @@ export interface ConnectFunctionProps {
   readonly tracing: boolean;
   /** @default - not in a VPC */
   readonly placement?: FunctionPlacement;
+  /**
+   * Plugin packages bundled into the function: module paths (relative to the CDK app's
+   * directory) or package names (from node_modules). See {@link functionsRoot}.
+   * @default - none
+   */
+  readonly plugins?: readonly string[];
   /** Layers to attach (the Kafka CA certificate's). */
   readonly layers?: ILayerVersion[];
   /** @default - none (the unreserved account pool) */
@@ -65,6 +78,14 @@ export function nodejsBundling() {
     // Local esbuild (a devDependency) only: synth never needs Docker.
     forceDockerBundling: false,
     logLevel: LogLevel.WARNING,
+    // The bundle budget, checked on every bundle (with or without plugins): synth fails over it.
+    commandHooks: {
+      beforeBundling: (): string[] => [],
+      beforeInstall: (): string[] => [],
+      afterBundling: (_inputDir: string, outputDir: string): string[] => [
+        bundleBudgetCommand(join(outputDir, 'index.mjs')),
+      ],
+    },
   };
 }
 
@@ -105,8 +126,9 @@ export function networkInterfaceStatements(scope: Construct): PolicyStatement[] 
 /**
  * One Lambda function of serverless-connect with the defaults every function shares: bundled
  * from `functions/<name>/handler.ts` by the local esbuild (ESM, minified, tree-shaken, source
- * maps), the newest Node.js runtime, ARM64, its own log group with a retention, and its own role
- * whose only built-in permission is writing to that log group (no managed policies).
+ * maps, with the plugin packages given, within the 1.5 MB budget), the newest Node.js runtime,
+ * ARM64, its own log group with a retention, and its own role whose only built-in permission is
+ * writing to that log group (no managed policies).
  */
 export class ConnectFunction extends Construct {
   readonly function: NodejsFunction;
@@ -149,7 +171,7 @@ export class ConnectFunction extends Construct {
     }
     const placement = props.placement;
     this.function = new NodejsFunction(this, 'Function', {
-      entry: functionEntry(props.name),
+      entry: functionEntry(props.name, functionsRoot(props.plugins)),
       handler: 'handler',
       projectRoot: REPO_ROOT,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),

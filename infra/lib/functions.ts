@@ -54,6 +54,8 @@ export interface FunctionsOptions {
 
 export interface FunctionsProps {
   readonly options: FunctionsOptions;
+  /** Plugin packages bundled into every function. @default - none */
+  readonly plugins?: readonly string[];
   readonly stateTable: StateTable;
   readonly dataBucket: DataBucket;
   readonly kafka: KafkaAccess;
@@ -90,6 +92,9 @@ export class ConnectFunctions extends Construct {
     const common = {
       logRetention: options.logRetention ?? RetentionDays.ONE_MONTH,
       tracing: options.tracing ?? false,
+      // Every function gets the plugins: the api lists and validates them, the enumerator and
+      // the task functions run them.
+      ...(props.plugins === undefined ? {} : { plugins: props.plugins }),
       ...(kafka.placement === undefined ? {} : { placement: kafka.placement }),
       ...(kafka.caLayer === undefined ? {} : { layers: [kafka.caLayer] }),
     };

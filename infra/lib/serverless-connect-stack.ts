@@ -51,6 +51,7 @@ export class ServerlessConnectStack extends Stack {
           : { transactionalIdPrefix: config.transactionalIdPrefix }),
       },
       ...(alarmTopic === undefined ? {} : { monitoring: { alarmTopic } }),
+      ...(config.plugins.length === 0 ? {} : { plugins: config.plugins }),
     });
     const { api, stateTable, dataBucket, functions } = this.connect;
     new CfnOutput(this, 'RestApiUrl', {

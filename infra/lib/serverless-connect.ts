@@ -33,6 +33,17 @@ export interface ServerlessConnectProps {
   readonly schedule?: ScheduleOptions;
   /** @default - alarms without notifications, a dashboard, runbook `docs/runbook.md` */
   readonly monitoring?: MonitoringOptions;
+  /**
+   * Plugin packages (connectors, transformations, predicates, converters, config providers)
+   * bundled into every function, each an ES module exporting `plugins` (its plugin
+   * descriptors) or a default export `{ plugins }`. An entry is a module path, relative to the
+   * CDK app's directory (the working directory of `cdk synth`), or a package name, resolved
+   * from node_modules. Each bundle must still fit the 1.5 MB budget; synth fails otherwise.
+   *
+   * @example ['./plugins/acme-source.ts', '@acme/connect-plugins']
+   * @default - none: the built-in plugins only
+   */
+  readonly plugins?: readonly string[];
 }
 
 /**
@@ -67,6 +78,7 @@ export class ServerlessConnect extends Construct {
     this.kafka = new KafkaAccess(this, 'Kafka', props.kafka);
     this.functions = new ConnectFunctions(this, 'Functions', {
       options: props.functions ?? {},
+      ...(props.plugins === undefined ? {} : { plugins: props.plugins }),
       stateTable: this.stateTable,
       dataBucket: this.dataBucket,
       kafka: this.kafka,

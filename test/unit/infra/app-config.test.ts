@@ -23,6 +23,7 @@ describe('readAppConfig', () => {
       enumeratorReservedConcurrency: 2,
       nag: true,
       subnetIds: [],
+      plugins: [],
     });
   });
 
@@ -37,10 +38,16 @@ describe('readAppConfig', () => {
         subnetIds: 'subnet-1,subnet-2',
         tableDeletionProtection: 'false',
         enumeratorReservedConcurrency: '0',
+        plugins: './plugins/acme.ts, @acme/connect-plugins',
       }),
     );
     const fromJson = readAppConfig(
-      reader({ kafkaBootstrapServers: ['b:9092'], kafkaTls: false, subnetIds: ['subnet-1'] }),
+      reader({
+        kafkaBootstrapServers: ['b:9092'],
+        kafkaTls: false,
+        subnetIds: ['subnet-1'],
+        plugins: ['./plugins/acme.ts'],
+      }),
     );
     // Assess
     expect(fromCli).toMatchObject({
@@ -49,11 +56,13 @@ describe('readAppConfig', () => {
       subnetIds: ['subnet-1', 'subnet-2'],
       tableDeletionProtection: false,
       enumeratorReservedConcurrency: 0,
+      plugins: ['./plugins/acme.ts', '@acme/connect-plugins'],
     });
     expect(fromJson).toMatchObject({
       kafkaBootstrapServers: ['b:9092'],
       kafkaTls: false,
       subnetIds: ['subnet-1'],
+      plugins: ['./plugins/acme.ts'],
     });
   });
 

@@ -1,7 +1,16 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ESBUILD_OPTIONS, FUNCTION_NAMES, functionEntry } from '../../../infra/lib/bundling.js';
+import {
+  BUNDLE_BUDGET_BYTES,
+  bundleBudgetCommand,
+  ESBUILD_OPTIONS,
+  FUNCTION_NAMES,
+  functionEntry,
+} from '../../../infra/lib/bundling.js';
 import { FUNCTION_RUNTIME, nodejsBundling } from '../../../infra/lib/connect-function.js';
 
 describe('bundling options', () => {
@@ -23,6 +32,31 @@ describe('bundling options', () => {
       esbuildArgs: { '--tree-shaking': 'true' },
       forceDockerBundling: false,
     });
+  });
+
+  it('checks the bundle budget after NodejsFunction bundles each function', () => {
+    // Act
+    const hooks = nodejsBundling().commandHooks;
+    // Assess
+    expect(hooks.afterBundling('/in', '/out')).toEqual([bundleBudgetCommand('/out/index.mjs')]);
+  });
+
+  it('fails the bundling command for a bundle over 1.5 MB only', () => {
+    // Prepare
+    const dir = mkdtempSync(join(tmpdir(), 'sc-budget-'));
+    const within = join(dir, 'within.mjs');
+    const over = join(dir, 'over.mjs');
+    writeFileSync(within, Buffer.alloc(BUNDLE_BUDGET_BYTES));
+    writeFileSync(over, Buffer.alloc(BUNDLE_BUDGET_BYTES + 1));
+    const run = (bundle: string) => () =>
+      execFileSync('bash', ['-c', bundleBudgetCommand(bundle)], { stdio: 'pipe' });
+    try {
+      // Act, Assess
+      expect(run(within)).not.toThrow();
+      expect(run(over)).toThrow(/over the 1\.5 MB bundle budget/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('targets the newest Node.js runtime aws-cdk-lib offers', () => {

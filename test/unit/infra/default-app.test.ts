@@ -7,7 +7,14 @@ import { ALARM_RUNBOOK_SECTIONS } from '../../../infra/lib/alarms.js';
 import { BUNDLE_BUDGET_BYTES, ESM_REQUIRE_BANNER, REPO_ROOT } from '../../../infra/lib/bundling.js';
 import { createApp } from '../../../infra/lib/serverless-connect-stack.js';
 import { STATE_TABLE } from '../../../shared/adapters/dynamodb/table-schema.js';
-import { cdkJsonContext, nagViolations, resourcesOf } from './synth.js';
+import { PROBE_CLASS_NAME } from '../../fixtures/plugins/cdk-probe-plugin.js';
+import {
+  bundleSources,
+  cdkJsonContext,
+  functionBundles,
+  nagViolations,
+  resourcesOf,
+} from './synth.js';
 
 /**
  * The default app (infra/bin/app.ts) with cdk.json's context and an alarm e-mail, synthesized
@@ -39,19 +46,23 @@ beforeAll(() => {
 
 describe('default app', () => {
   it('bundles every function with the local esbuild into one ESM file within the 1.5 MB budget', () => {
-    // Prepare
-    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
     // Act
-    const bundles = functions.map((fn) => {
-      const key = (fn.Properties.Code as { S3Key: string }).S3Key;
-      return join(assemblyDir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
-    });
+    const bundles = Object.values(functionBundles(template, assemblyDir));
     // Assess
     expect(bundles).toHaveLength(4);
     for (const bundle of bundles) {
       expect(existsSync(`${bundle}.map`)).toBe(true);
       expect(statSync(bundle).size).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
       expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    }
+  });
+
+  it('bundles the functions from the repository and no plugin package without the plugins key', () => {
+    for (const bundle of Object.values(functionBundles(template, assemblyDir))) {
+      expect(readFileSync(bundle, 'utf8')).not.toContain(PROBE_CLASS_NAME);
+      expect(bundleSources(bundle).some((s) => s.startsWith(join(REPO_ROOT, 'functions')))).toBe(
+        true,
+      );
     }
   });
 

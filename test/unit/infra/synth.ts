@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -30,11 +30,15 @@ export interface Synthesized {
 /**
  * One ServerlessConnect in its own stack, synthesized without bundling the functions (the
  * `aws:cdk:bundling-stacks` context): the template is the same except for the code assets.
+ * `bundle: true` bundles them with the local esbuild, as `cdk synth` does.
  */
-export function synthConstruct(props: (stack: Stack) => ServerlessConnectProps): Synthesized {
+export function synthConstruct(
+  props: (stack: Stack) => ServerlessConnectProps,
+  options: { readonly bundle?: boolean } = {},
+): Synthesized {
   const app = new App({
     context: {
-      'aws:cdk:bundling-stacks': [],
+      ...(options.bundle === true ? {} : { 'aws:cdk:bundling-stacks': [] }),
       '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy': true,
     },
   });
@@ -99,4 +103,20 @@ export function statementOf(template: Template, role: string, sid: string): Stat
   );
   if (hit === undefined) throw new Error(`no statement ${sid} in a policy of ${role}`);
   return hit.statement;
+}
+
+/** Each function's bundle (`index.mjs` in its asset folder of the cloud assembly), by logical id. */
+export function functionBundles(template: Template, assemblyDir: string): Record<string, string> {
+  const bundles: Record<string, string> = {};
+  for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
+    const key = (fn.Properties.Code as { S3Key: string }).S3Key;
+    bundles[id] = join(assemblyDir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
+  }
+  return bundles;
+}
+
+/** The absolute paths of the source files a bundle was built from (its source map's `sources`). */
+export function bundleSources(bundle: string): string[] {
+  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+  return map.sources.map((source) => resolve(dirname(bundle), source));
 }

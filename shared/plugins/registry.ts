@@ -1,4 +1,4 @@
-import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
+import { type AnyPluginDescriptor, PluginRegistry } from 'serverless-connect/connect';
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
 import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';

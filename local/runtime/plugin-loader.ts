@@ -32,18 +32,22 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+}
+
 /** Why `module` could not be imported, in a sentence. */
 function reason(module: string, target: Target, cwd: string, error: unknown): string {
   const { code } = (error ?? {}) as { code?: unknown };
   const message = messageOf(error);
-  if (
+  const missing =
     'packageName' in target &&
     code === 'ERR_MODULE_NOT_FOUND' &&
-    message.includes(`'${module}'`)
-  ) {
-    return `no file ${module} in ${cwd} and no installed package of that name`;
-  }
-  return message;
+    // Node names the package, vitest's resolver the whole specifier.
+    [module, packageOf(module)].some((name) => message.includes(`'${name}'`));
+  return missing ? `no file ${module} in ${cwd} and no installed package of that name` : message;
 }
 
 /**

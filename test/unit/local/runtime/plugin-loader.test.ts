@@ -65,11 +65,15 @@ describe('loadPluginModules', () => {
     // Act
     const file = await rejection(loadPluginModule('./no-such-plugins.ts'));
     const pkg = await rejection(loadPluginModule('@acme/no-such-plugins'));
+    const bare = await rejection(loadPluginModule('plugins/no-such.ts'));
     // Assess
     expect(file.message).toBe(
       `Plugin module ./no-such-plugins.ts could not be loaded: no such file (${resolve('no-such-plugins.ts')})`,
     );
     expect(pkg).toBeInstanceOf(PluginModuleError);
     expect(pkg.message).toMatch(/^Plugin module @acme\/no-such-plugins could not be loaded: /);
+    expect(bare.message).toBe(
+      `Plugin module plugins/no-such.ts could not be loaded: no file plugins/no-such.ts in ${process.cwd()} and no installed package of that name`,
+    );
   });
 });

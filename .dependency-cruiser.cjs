@@ -123,6 +123,22 @@ module.exports = {
       to: { path: '^shared/testkit/' },
     },
     {
+      name: 'plugins-through-the-entry-point',
+      comment:
+        'built-in plugins reach the plugin API only as a plugin package does: through its entry point, serverless-connect/connect (shared/connect/index.ts), never a file behind it',
+      severity: 'error',
+      from: { path: '^shared/plugins/' },
+      to: { path: '^shared/connect/', pathNot: '^shared/connect/index\\.ts$' },
+    },
+    {
+      name: 'plugins-import-the-package-name',
+      comment:
+        "the entry point by its package name, not a relative path: `import ... from 'serverless-connect/connect'` (a self-reference, which dependency-cruiser does not call local)",
+      severity: 'error',
+      from: { path: '^shared/plugins/' },
+      to: { path: '^shared/connect/', dependencyTypes: ['local'] },
+    },
+    {
       name: 'shared-never-imports-roots',
       comment: 'functions/, local/ and infra/ are composition roots; shared/ never imports them',
       severity: 'error',

@@ -14,6 +14,7 @@ import type { KafkaClientFactory } from '../shared/ports/kafka.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { runSinkInvocation } from '../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../shared/runtime/task/task-split.js';
+import { testPlugins } from '../test/support/plugin-modules.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
 import { wrappedSinkDescriptor } from '../test/support/wrapped-sink.js';
@@ -253,7 +254,11 @@ export async function prepareSinkBench(
     },
     container(ports = {}) {
       const engine = createEngine(
-        { store, kafka: ports.kafka ?? clients, plugins: ports.plugins ?? [] },
+        {
+          store,
+          kafka: ports.kafka ?? clients,
+          pluginModules: testPlugins(...(ports.plugins ?? [])),
+        },
         { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
       );
       containers.push(engine);

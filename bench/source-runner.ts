@@ -21,6 +21,7 @@ import type {
 } from '../shared/ports/kafka.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { runSourceInvocation } from '../shared/runtime/source/source-task-runner.js';
+import { testPlugins } from '../test/support/plugin-modules.js';
 import { compareThroughput, percentile, saveResult } from './harness.js';
 import type { BenchServices } from './services.js';
 
@@ -277,7 +278,7 @@ export async function runSourceBench(
     {
       store: timedStore(rawStore, timings),
       kafka: timedFactory(inner, timings),
-      plugins: [timedDatagen(timings)],
+      pluginModules: testPlugins(timedDatagen(timings)),
     },
     settings,
   );

@@ -24,10 +24,11 @@ import type {
 import type { LoggerFactory } from '../shared/ports/logger.js';
 import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
 import { type FunctionEnv, readEnv } from './_env.js';
+import { pluginModules } from './_plugins.js';
 
 /**
- * The functions' composition root: the environment → the AWS and Kafka adapters → the engine.
- * Every handler is a small factory over the engine (functions/<name>/handler.ts).
+ * The functions' composition root: the environment → the AWS and Kafka adapters → the engine,
+ * with the plugin packages bundled in (`_plugins.ts`). Every handler is a small factory over the engine (functions/<name>/handler.ts).
  */
 export interface Composition {
   readonly env: FunctionEnv;
@@ -111,6 +112,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       loggers,
       metrics: emfMetrics('ServerlessConnect'),
       configProviders: defaultConfigProviders(),
+      pluginModules,
       invoker: lazyInvoker,
       mappings: lazyMappings,
       ...(reconcile === undefined ? {} : { reconcile }),

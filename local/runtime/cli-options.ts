@@ -17,6 +17,8 @@ Options:
   --s3-port <n>            s3rver port (default ${LOCAL_DEFAULTS.s3Port}; env S3_PORT; 0 = any free port)
   --enumerator-interval <s>  full enumerator run every <s> seconds (default ${LOCAL_DEFAULTS.enumeratorIntervalMs / 1000})
   --task-budget <s>        time budget of one source-task invocation (default ${LOCAL_DEFAULTS.sourceBudgetMs / 1000})
+  --plugins <m>[,<m>...]   plugin packages to load: paths (from the current directory) or package
+                           names of ES modules that export their plugins (see README, Plugins)
   -h, --help               this text
 
 Environment:
@@ -25,6 +27,7 @@ Environment:
   EXACTLY_ONCE_SOURCE      enabled (default) | disabled
   TOPIC_TRACKING_ENABLE    true (default) | false: record and serve connectors' active topics
   TOPIC_TRACKING_ALLOW_RESET  true (default) | false: allow PUT /connectors/{c}/topics/reset
+  CONNECT_PLUGINS          plugin packages, as --plugins (the flag wins)
   TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
 `;
 
@@ -42,11 +45,26 @@ function seconds(value: string | undefined, name: string): number | undefined {
   return Math.round(n * 1000);
 }
 
+/** A comma-separated list, trimmed, without empty entries. */
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/** `npm start`'s options: the runtime's, and the plugin modules to load before it starts. */
+export type CliOptions = LocalRuntimeOptions & {
+  readonly dataDir: string;
+  /** `--plugins` (else CONNECT_PLUGINS): paths or package names, as given. */
+  readonly plugins: readonly string[];
+};
+
 /** The runtime options of `npm start`'s arguments and environment, or `'help'`. */
 export function parseCliOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): (LocalRuntimeOptions & { readonly dataDir: string }) | 'help' {
+): CliOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -56,6 +74,7 @@ export function parseCliOptions(
       's3-port': { type: 'string' },
       'enumerator-interval': { type: 'string' },
       'task-budget': { type: 'string' },
+      plugins: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -69,10 +88,7 @@ export function parseCliOptions(
   if (eos !== 'enabled' && eos !== 'disabled') {
     throw new ConfigError('EXACTLY_ONCE_SOURCE must be enabled or disabled', 'EXACTLY_ONCE_SOURCE');
   }
-  const brokers = (env.KAFKA_BROKERS ?? '')
-    .split(',')
-    .map((b) => b.trim())
-    .filter((b) => b.length > 0);
+  const brokers = list(env.KAFKA_BROKERS);
   const port = wholeNumber(values.port ?? env.PORT, '--port');
   const s3Port = wholeNumber(values['s3-port'] ?? env.S3_PORT, '--s3-port');
   const interval = seconds(values['enumerator-interval'], '--enumerator-interval');
@@ -85,6 +101,7 @@ export function parseCliOptions(
     logLevel: level,
     exactlyOnceSource: eos === 'enabled',
     topicTracking: readTopicTracking(env),
+    plugins: list(values.plugins ?? env.CONNECT_PLUGINS),
     ...(brokers.length > 0 ? { brokers } : {}),
     ...(port === undefined ? {} : { port }),
     ...(s3Port === undefined ? {} : { s3Port }),

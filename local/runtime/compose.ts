@@ -3,8 +3,8 @@ import { logLevel } from 'kafkajs';
 import { defaultConfigProviders } from '../../shared/adapters/config-providers/defaults.js';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
-import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
 import { createEngine, type Engine } from '../../shared/engine/engine.js';
+import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import type {
   ReconcileTrigger,
   SinkMappingPort,
@@ -45,8 +45,8 @@ export interface LocalCompositionConfig {
   readonly reconcile: ReconcileTrigger;
   /** Source runtime settings to override (tests shorten the idle time). */
   readonly sourceSettings?: Partial<SourceRuntimeSettings>;
-  /** Plugins beyond the built-in ones (tests). */
-  readonly extraPlugins?: readonly AnyPluginDescriptor[];
+  /** Plugin packages, registered by the engine. @default none */
+  readonly pluginModules?: readonly LoadedPluginModule[];
 }
 
 /** The engine and what the local runtime keeps beside it. */
@@ -93,7 +93,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
       invoker: config.invoker,
       mappings: config.mappings,
       reconcile: config.reconcile,
-      ...(config.extraPlugins === undefined ? {} : { plugins: config.extraPlugins }),
+      ...(config.pluginModules === undefined ? {} : { pluginModules: config.pluginModules }),
     },
     {
       transactionalIdPrefix: config.transactionalIdPrefix,

@@ -1,5 +1,5 @@
-import type { AnyPluginDescriptor } from '../../shared/connect/plugin.js';
 import type { TopicTrackingOptions } from '../../shared/control-plane/connectors.js';
+import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
 import type { ApiServerAuth } from '../api-server.js';
 import type { LocalLogLevel } from './log-levels.js';
@@ -64,8 +64,11 @@ export interface LocalRuntimeOptions {
   readonly onProgress?: (line: string) => void;
   /** Aborting stops the start-up: what was started is stopped and the start rejects. */
   readonly signal?: AbortSignal;
-  /** Plugins beyond the built-in ones (tests). */
-  readonly extraPlugins?: readonly AnyPluginDescriptor[];
+  /**
+   * Plugin packages (`--plugins`, loaded by plugin-loader.ts), checked before anything starts.
+   * @default none
+   */
+  readonly pluginModules?: readonly LoadedPluginModule[];
 }
 
 export const LOCAL_DEFAULTS = {

@@ -2,9 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { jsonLogger } from '../../shared/adapters/logging/json-logger.js';
 import { ConfigError } from '../../shared/connect/errors.js';
+import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import { BrokerUnavailableError } from './broker.js';
-import { parseCliOptions, USAGE } from './cli-options.js';
+import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
 import { LOCAL_DEFAULTS } from './options.js';
+import { loadPluginModules } from './plugin-loader.js';
 import { banner, removeRuntimeInfo, runtimeInfoOf, writeRuntimeInfo } from './runtime-info.js';
 import { type LocalRuntime, startLocalRuntime } from './start.js';
 
@@ -32,7 +34,7 @@ function isEcho(firstAt: number): boolean {
 
 /** Runs until a signal; resolves with the exit code. */
 export async function runCli(): Promise<number> {
-  let options: ReturnType<typeof parseCliOptions>;
+  let options: CliOptions | 'help';
   try {
     options = parseCliOptions(process.argv.slice(2), process.env);
   } catch (error) {
@@ -43,6 +45,7 @@ export async function runCli(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  const { plugins, ...runtimeOptions } = options;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
   process.stderr.write(
@@ -50,6 +53,22 @@ export async function runCli(): Promise<number> {
       ? 'starting serverless-connect (in memory: nothing is kept) ...\n'
       : `starting serverless-connect (state in ${options.dataDir}) ...\n`,
   );
+  // Plugin packages load before anything starts; one that fails stops the start-up.
+  let pluginModules: LoadedPluginModule[];
+  try {
+    pluginModules = await loadPluginModules(plugins);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`\n${error.message}\n`);
+    return 1;
+  }
+  for (const { module, plugins: loaded, configProviders = {} } of pluginModules) {
+    const names = [
+      ...loaded.map((d) => `${d.className} ${d.version}`),
+      ...Object.keys(configProviders).map((name) => `config provider ${name}`),
+    ];
+    process.stderr.write(`plugin module ${module}: ${names.join(', ')}\n`);
+  }
 
   // Signals are ours from here on: one during start-up stops the start and whatever it started
   // (the broker included), one afterwards shuts down gracefully, a second exits at once.
@@ -71,7 +90,8 @@ export async function runCli(): Promise<number> {
   let runtime: LocalRuntime;
   try {
     runtime = await startLocalRuntime({
-      ...options,
+      ...runtimeOptions,
+      pluginModules,
       dataDir,
       brokerOwner: 'npm-start',
       onProgress: (line) => process.stderr.write(`${line}\n`),

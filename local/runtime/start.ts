@@ -2,9 +2,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { apiHandler } from '../../functions/api/handler.js';
 import { enumeratorHandler } from '../../functions/enumerator/handler.js';
 import { sinkTaskHandler } from '../../functions/sink-task/handler.js';
+import { defaultConfigProviders } from '../../shared/adapters/config-providers/defaults.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
 import { MemorySinkMappings } from '../../shared/adapters/memory/memory-sink-mappings.js';
 import { CONNECT_VERSION } from '../../shared/control-plane/connect-service.js';
+import { checkPluginModules } from '../../shared/engine/plugin-modules.js';
 import { LOGGERS, type Logger, silentLogger } from '../../shared/ports/logger.js';
 import { sinkFunctionAlias } from '../../shared/runtime/sink/function-alias.js';
 import { startApiServer } from '../api-server.js';
@@ -77,6 +79,8 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const o = { ...LOCAL_DEFAULTS, ...options };
+  // A bad plugin module stops the start before anything is started.
+  checkPluginModules(o.pluginModules ?? [], defaultConfigProviders());
   const services = await startLocalServices({
     dataDir: o.memory === true ? undefined : o.dataDir,
     s3Port: o.s3Port,
@@ -137,7 +141,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       reconcile: { nudge: async (connector) => reconciler?.nudge(connector) },
       ...(o.sourceSettings === undefined ? {} : { sourceSettings: o.sourceSettings }),
       ...(o.writeLog === undefined ? {} : { writeLog: o.writeLog }),
-      ...(o.extraPlugins === undefined ? {} : { extraPlugins: o.extraPlugins }),
+      ...(o.pluginModules === undefined ? {} : { pluginModules: o.pluginModules }),
     });
     closers.push({ part: 'sink tasks and kafka clients', close: () => parts.close() });
     const { engine, levels } = parts;

@@ -18,20 +18,14 @@
  * unresolvable placeholder in place, resolution fails with a {@link ConfigError} naming the
  * config key; messages name the placeholder, never a resolved value.
  */
+import type { ConfigProviderResolver } from '../connect/config-provider.js';
 import { ConfigError, ConnectError } from '../connect/errors.js';
+
+/** The provider interface is the plugin API's: a plugin package may contribute providers. */
+export type { ConfigProviderResolver } from '../connect/config-provider.js';
 
 /** Kafka's `ConfigTransformer.DEFAULT_PATTERN`. Global: reset `lastIndex` or use `matchAll`. */
 export const PLACEHOLDER_PATTERN = /\$\{([^}]*?):(?:([^}]*?):)?([^}]*?)\}/g;
-
-/**
- * Looks up values for one provider (Kafka's `ConfigProvider.get(path, keys)`). Returns the
- * values it has for the requested keys; a key it does not have is left out. Throws a
- * {@link ConnectError} (e.g. `RetriableError` for throttling, `ConfigError` for a bad path);
- * messages must never contain secret values.
- */
-export interface ConfigProviderResolver {
-  get(path: string, keys: ReadonlySet<string>): Promise<Readonly<Record<string, string>>>;
-}
 
 /** One placeholder found in a config value. */
 export interface ConfigPlaceholder {

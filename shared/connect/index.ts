@@ -6,6 +6,7 @@
  * import { SourceConnector, SourceTask, SourceRecord, ConfigDef } from 'serverless-connect/connect';
  */
 export * from './config-def.js';
+export * from './config-provider.js';
 export * from './config-validators.js';
 export * from './connector.js';
 export * from './context.js';
@@ -14,6 +15,7 @@ export * from './errors.js';
 export * from './headers.js';
 export * from './logical-types.js';
 export * from './plugin.js';
+export * from './plugin-module.js';
 export * from './predicate.js';
 export * from './records.js';
 export * from './schema.js';

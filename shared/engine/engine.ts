@@ -6,8 +6,9 @@
  * local stand-in, CloudWatch EMF or log lines.
  *
  * It registers the plugins (the built-ins, the Kafka sink over the engine's Kafka clients, and
- * any given), builds the source record pipelines, and hands out the source, sink and enumerator
- * runtimes and the REST service. It imports no adapter: the ports come in, nothing reaches out.
+ * those of the plugin modules given: plugin-modules.ts), builds the source record pipelines, and
+ * hands out the source, sink and enumerator runtimes and the REST service. It imports no adapter:
+ * the ports come in, nothing reaches out.
  *
  * @example
  * ```ts
@@ -21,7 +22,7 @@
  */
 import type { ConfigProviderResolver } from '../config/config-providers.js';
 import { ConfigError } from '../connect/errors.js';
-import type { AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
+import type { PluginRegistry } from '../connect/plugin.js';
 import { ConnectService } from '../control-plane/connect-service.js';
 import type { TopicTrackingOptions } from '../control-plane/connectors.js';
 import { createRouter, type Router } from '../control-plane/router.js';
@@ -52,6 +53,11 @@ import {
 import type { SourceCheckpoint } from '../runtime/source/source-transaction.js';
 import { ActiveTopicTracker } from '../runtime/task/active-topics.js';
 import { kafkaSinkDeps } from './kafka-sink-deps.js';
+import {
+  type LoadedPluginModule,
+  pluginConfigProviders,
+  registerPluginModules,
+} from './plugin-modules.js';
 
 /** What the engine stands on; every port but the store and the Kafka clients has a default. */
 export interface EnginePorts {
@@ -73,8 +79,12 @@ export interface EnginePorts {
   readonly mappings?: SinkMappingPort;
   /** What the REST service nudges after each write. @default a trigger that only logs */
   readonly reconcile?: ReconcileTrigger;
-  /** Plugins beyond the built-in ones. */
-  readonly plugins?: readonly AnyPluginDescriptor[];
+  /**
+   * Plugin packages: their plugins are registered beside the built-in ones, their config
+   * providers beside `configProviders`; a name taken twice throws (plugin-modules.ts).
+   * @default none
+   */
+  readonly pluginModules?: readonly LoadedPluginModule[];
   /** Uniform in [0, 1), for the sink tasks' retry jitter. @default Math.random */
   readonly random?: () => number;
   /**
@@ -156,7 +166,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
   const producers = new ProducerPool(kafka);
   // Sink dead letter queues are written outside any transaction, as Kafka Connect does.
   const deadLetterProducers = new ProducerPool(kafka);
-  const plugins = builtinRegistry(ports.plugins ?? []);
+  const plugins = builtinRegistry();
   // The Kafka sink writes through the engine's Kafka clients.
   plugins.register(
     kafkaSinkDescriptor(
@@ -169,12 +179,17 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
       }),
     ),
   );
+  const modules = ports.pluginModules ?? [];
+  registerPluginModules(plugins, modules);
+  const configProviders = pluginConfigProviders(ports.configProviders ?? {}, modules);
   const activeTopics = new ActiveTopicTracker(store.topics, {
     enabled: settings.topicTracking.enabled,
     logger: loggers(LOGGERS.source),
   });
   const providers =
-    ports.configProviders === undefined ? {} : { configProviders: ports.configProviders };
+    ports.configProviders === undefined && Object.keys(configProviders).length === 0
+      ? {}
+      : { configProviders };
   const metrics = ports.metrics === undefined ? {} : { metrics: ports.metrics };
   const checkpoint = ports.checkpoint === undefined ? {} : { checkpoint: ports.checkpoint };
   const random = ports.random === undefined ? {} : { random: ports.random };

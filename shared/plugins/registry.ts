@@ -1,4 +1,4 @@
-import { type AnyPluginDescriptor, PluginRegistry } from '../connect/plugin.js';
+import { type AnyPluginDescriptor, PluginRegistry } from 'serverless-connect/connect';
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
 import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
@@ -21,11 +21,11 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
 ];
 
 /**
- * A registry holding the built-in plugins, plus any extra descriptors (a deployment's own
- * connectors). Names resolve by Apache class name, simple class name and alias.
+ * A registry holding the built-in plugins. Names resolve by Apache class name, simple class name
+ * and alias. Plugin packages are registered by the engine (shared/engine/plugin-modules.ts).
  */
-export function builtinRegistry(extra: readonly AnyPluginDescriptor[] = []): PluginRegistry {
+export function builtinRegistry(): PluginRegistry {
   const registry = new PluginRegistry();
-  for (const descriptor of [...builtinDescriptors, ...extra]) registry.register(descriptor);
+  for (const descriptor of builtinDescriptors) registry.register(descriptor);
   return registry;
 }

@@ -33,7 +33,7 @@ export interface TestEngine {
  *
  * @example
  * ```ts
- * const { engine, close } = await testEngine({ plugins: [sequenceSourceDescriptor] });
+ * const { engine, close } = await testEngine({ pluginModules: testPlugins(sequenceSourceDescriptor) });
  * await runSourceInvocation(engine.source, invocation);
  * await close();
  * ```

@@ -18,6 +18,7 @@ import { systemClock } from '../../shared/ports/clock.js';
 import type { KafkaClientFactory } from '../../shared/ports/kafka.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
 import { TASK_PARTITIONS_KEY } from '../../shared/runtime/task/task-split.js';
+import { testPlugins } from './plugin-modules.js';
 import { createDynamoTarget, dynaliteClient } from './sink-campaign/dynamodb-target.js';
 import { Faults, faultyOffsets, faultySinkDescriptor } from './sink-campaign/faults.js';
 import { type InputRecord, produceInput } from './sink-campaign/input.js';
@@ -139,7 +140,7 @@ async function runSink(
         {
           store: { ...store, offsets: faultyOffsets(store.offsets, faults) },
           kafka: ports.kafka,
-          plugins: ports.plugins,
+          pluginModules: testPlugins(...ports.plugins),
         },
         { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
       );

@@ -4,8 +4,7 @@
  * the region and endpoint under each connector's own key names, and the AWS SDK client
  * settings of the result. Imports the plugin API only, so any connector can use it.
  */
-import { ConfigDef, type Password } from '../../connect/config-def.js';
-import { ConfigError } from '../../connect/errors.js';
+import { ConfigDef, ConfigError, type Password } from 'serverless-connect/connect';
 
 export const AWS_ACCESS_KEY_ID_CONFIG = 'aws.access.key.id';
 export const AWS_SECRET_ACCESS_KEY_CONFIG = 'aws.secret.access.key';

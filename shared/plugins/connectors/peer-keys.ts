@@ -5,7 +5,7 @@
  * what to use instead, rather than having it ignored silently; keys nobody defines stay
  * accepted, as in Kafka Connect.
  */
-import type { ConfigValue } from '../../connect/config-def.js';
+import type { ConfigValue } from 'serverless-connect/connect';
 
 /** One key of the peer's that the connector does not support. */
 export interface UnsupportedKey {

@@ -3,8 +3,7 @@
  * `s3.path.style.access` and the AWS credentials), their parsed form, and the AWS SDK S3
  * client settings of it. Imports the plugin API only (no SDK: the settings are plain data).
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { NonEmptyString } from '../../connect/config-validators.js';
+import { ConfigDef, NonEmptyString } from 'serverless-connect/connect';
 import {
   type AwsClientSettings,
   type AwsCredentials,

@@ -2,7 +2,7 @@
  * Standard base64 (RFC 4648 alphabet, with padding), as Jackson writes binary values and
  * `java.util.Base64` encodes them. Written here because plugins may not use `Buffer`.
  */
-import { DataError } from '../../connect/errors.js';
+import { DataError } from 'serverless-connect/connect';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE = new Int16Array(128).fill(-1);

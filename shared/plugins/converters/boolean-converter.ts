@@ -3,11 +3,17 @@
  * `header_converter`): one byte, `01` for true and `00` for false, as Kafka's own
  * `BooleanSerializer` writes it.
  */
-import type { ConfigDef } from '../../connect/config-def.js';
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import { DataError } from '../../connect/errors.js';
-import type { ReadonlyHeaders } from '../../connect/headers.js';
-import { describeValue, type Schema, type SchemaAndValue, Schemas } from '../../connect/schema.js';
+import {
+  type ConfigDef,
+  type Converter,
+  DataError,
+  describeValue,
+  type HeaderConverter,
+  type ReadonlyHeaders,
+  type Schema,
+  type SchemaAndValue,
+  Schemas,
+} from 'serverless-connect/connect';
 import { newConverterConfigDef, withConverterType } from './converter-config.js';
 
 /** Connect's `BooleanConverterConfig`: `converter.type` only. */

@@ -2,11 +2,17 @@
  * Kafka Connect's `org.apache.kafka.connect.converters.ByteArrayConverter` (a `converter` and
  * a `header_converter`): bytes pass through unchanged.
  */
-import type { ConfigDef } from '../../connect/config-def.js';
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import { DataError } from '../../connect/errors.js';
-import type { ReadonlyHeaders } from '../../connect/headers.js';
-import { describeValue, type Schema, type SchemaAndValue, Schemas } from '../../connect/schema.js';
+import {
+  type ConfigDef,
+  type Converter,
+  DataError,
+  describeValue,
+  type HeaderConverter,
+  type ReadonlyHeaders,
+  type Schema,
+  type SchemaAndValue,
+  Schemas,
+} from 'serverless-connect/connect';
 import { newConverterConfigDef } from './converter-config.js';
 
 const CONFIG_DEF = newConverterConfigDef();

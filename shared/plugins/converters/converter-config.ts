@@ -2,8 +2,7 @@
  * What every Connect converter config holds (Kafka Connect's `ConverterConfig`): the
  * `converter.type` key, which the runtime sets to `key`, `value` or `header`.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { ValidString } from '../../connect/config-validators.js';
+import { ConfigDef, ValidString } from 'serverless-connect/connect';
 
 export const CONVERTER_TYPE_CONFIG = 'converter.type';
 

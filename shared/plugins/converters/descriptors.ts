@@ -3,8 +3,7 @@
  * connector configs (`value.converter=org.apache.kafka.connect.json.JsonConverter`) work as is.
  * The registry adds the simple names (`JsonConverter`, `Json`) as aliases.
  */
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import type { AnyPluginDescriptor } from '../../connect/plugin.js';
+import type { AnyPluginDescriptor, Converter, HeaderConverter } from 'serverless-connect/connect';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { JsonConverter } from './json-converter.js';

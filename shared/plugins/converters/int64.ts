@@ -1,5 +1,5 @@
 /** Integer ranges of Connect's integer types, and exact int64 arithmetic on decimals. */
-import type { DecimalValue } from '../../connect/logical-types.js';
+import type { DecimalValue } from 'serverless-connect/connect';
 
 /** The inclusive ranges of int8, int16 and int32. */
 export const INT_RANGES: Readonly<Record<'int8' | 'int16' | 'int32', readonly [number, number]>> = {

@@ -4,7 +4,7 @@
  * `Double.toString`, `Float.toString` (the shortest-decimal algorithm of JDK 19+) and
  * `BigDecimal.toString`.
  */
-import type { DecimalValue } from '../../connect/logical-types.js';
+import type { DecimalValue } from 'serverless-connect/connect';
 
 /** A decimal `0.d1d2…dn × 10^(exponent + 1)`, i.e. `d1.d2…dn × 10^exponent`. */
 interface Digits {

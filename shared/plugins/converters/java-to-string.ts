@@ -3,7 +3,7 @@
  * `[1, 2]` for lists, `{a=1, b=2}` for maps, `Struct{name=Ada,age=36}` for structs,
  * `2.0` for doubles, `1.5` for floats, plain notation for decimals.
  */
-import { isPlainObject, isStruct, mapEntries, type Schema } from '../../connect/schema.js';
+import { isPlainObject, isStruct, mapEntries, type Schema } from 'serverless-connect/connect';
 import { encodeBase64 } from './base64.js';
 import { javaBigDecimalToString, javaDoubleToString, javaFloatToString } from './java-format.js';
 

@@ -3,12 +3,17 @@
  * same envelope, schema JSON, key order, number formats and escapes (checked against vectors
  * written by Connect 4.4.0 itself, see test/fixtures/README.md).
  */
-import type { ConfigDef } from '../../connect/config-def.js';
-import { CaseInsensitiveValidString } from '../../connect/config-validators.js';
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import { DataError } from '../../connect/errors.js';
-import type { ReadonlyHeaders } from '../../connect/headers.js';
-import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from '../../connect/schema.js';
+import {
+  CaseInsensitiveValidString,
+  type ConfigDef,
+  type Converter,
+  DataError,
+  type HeaderConverter,
+  NULL_SCHEMA_AND_VALUE,
+  type ReadonlyHeaders,
+  type Schema,
+  type SchemaAndValue,
+} from 'serverless-connect/connect';
 import { newConverterConfigDef, withConverterType } from './converter-config.js';
 import { JsonDecoder } from './json-decode.js';
 import { type DecimalFormat, type JsonCodecOptions, JsonEncoder } from './json-encode.js';

@@ -3,16 +3,17 @@
  * `convertToConnect` read it. Where Connect silently coerces a JSON value of the wrong kind
  * (a string read as int32 gives 0), this decoder throws a DataError instead.
  */
-import { DataError } from '../../connect/errors.js';
 import {
   BigDecimal,
+  DataError,
   LogicalDate,
   LogicalDecimal,
   LogicalTime,
   LogicalTimestamp,
-} from '../../connect/logical-types.js';
-import { type Schema, SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
+  type Schema,
+  SchemaBuilder,
+  Struct,
+} from 'serverless-connect/connect';
 import { decodeBase64 } from './base64.js';
 import { exactInt64, INT_RANGES, INT64_MAX, INT64_MIN, int64Value } from './int64.js';
 import type { JsonCodecOptions } from './json-encode.js';

@@ -3,26 +3,24 @@
  * `asJsonSchema` write it through Jackson: the same key order, number formats (Java's),
  * string escapes and base64, so the bytes are identical.
  */
-import { DataError } from '../../connect/errors.js';
-import {
-  type DecimalValue,
-  LogicalDate,
-  LogicalDecimal,
-  LogicalTime,
-  LogicalTimestamp,
-} from '../../connect/logical-types.js';
 import {
   ConnectSchema,
+  DataError,
+  type DecimalValue,
   describeValue,
   type Field,
   isPlainObject,
   isStruct,
+  LogicalDate,
+  LogicalDecimal,
+  LogicalTime,
+  LogicalTimestamp,
   mapEntries,
   type Schema,
   type StructView,
   schemaEquals,
   type Type,
-} from '../../connect/schema.js';
+} from 'serverless-connect/connect';
 import { encodeBase64 } from './base64.js';
 import { INT_RANGES, INT64_MAX, INT64_MIN } from './int64.js';
 import { javaBigDecimalToString, javaDoubleToString, javaFloatToString } from './java-format.js';

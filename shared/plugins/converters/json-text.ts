@@ -7,7 +7,7 @@
  * One member of a top-level object can be deferred: only delimited and returned as text, so
  * the converter can look its schema up in a cache by that text before parsing it.
  */
-import { DataError } from '../../connect/errors.js';
+import { DataError } from 'serverless-connect/connect';
 
 /** A JSON number, kept as written. `integral` when it has neither a fraction nor an exponent. */
 export class JsonNumber {

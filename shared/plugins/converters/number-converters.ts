@@ -4,11 +4,17 @@
  * `converter` and a `header_converter`): one number per key, value or header, in the bytes of
  * Kafka's own `LongSerializer`, `IntegerSerializer`, ... (see number-serdes.ts).
  */
-import type { ConfigDef } from '../../connect/config-def.js';
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import { DataError } from '../../connect/errors.js';
-import type { ReadonlyHeaders } from '../../connect/headers.js';
-import { describeValue, type Schema, type SchemaAndValue, Schemas } from '../../connect/schema.js';
+import {
+  type ConfigDef,
+  type Converter,
+  DataError,
+  describeValue,
+  type HeaderConverter,
+  type ReadonlyHeaders,
+  type Schema,
+  type SchemaAndValue,
+  Schemas,
+} from 'serverless-connect/connect';
 import { newConverterConfigDef, withConverterType } from './converter-config.js';
 import {
   DOUBLE_SERDE,

@@ -3,14 +3,14 @@
  * `header.converter`: header values are written as strings (`Values.convertToString`) and
  * read back with inferred schemas (`Values.parseString`).
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import type { HeaderConverter } from '../../connect/converter.js';
 import {
+  ConfigDef,
+  type HeaderConverter,
   NULL_SCHEMA_AND_VALUE,
   type Schema,
   type SchemaAndValue,
   Schemas,
-} from '../../connect/schema.js';
+} from 'serverless-connect/connect';
 import { convertToString } from './values-format.js';
 import { parseString } from './values-parse.js';
 

@@ -2,11 +2,16 @@
  * Kafka Connect's `org.apache.kafka.connect.storage.StringConverter` (a `converter` and a
  * `header_converter`).
  */
-import type { ConfigDef } from '../../connect/config-def.js';
-import type { Converter, HeaderConverter } from '../../connect/converter.js';
-import { ConfigError } from '../../connect/errors.js';
-import type { ReadonlyHeaders } from '../../connect/headers.js';
-import { type Schema, type SchemaAndValue, Schemas } from '../../connect/schema.js';
+import {
+  type ConfigDef,
+  ConfigError,
+  type Converter,
+  type HeaderConverter,
+  type ReadonlyHeaders,
+  type Schema,
+  type SchemaAndValue,
+  Schemas,
+} from 'serverless-connect/connect';
 import { type Charset, charsetFor, SUPPORTED_CHARSETS } from './charsets.js';
 import { newConverterConfigDef, withConverterType } from './converter-config.js';
 import { javaToString } from './java-to-string.js';

@@ -4,20 +4,18 @@
  * `[1,2]`, maps as `{"a":1}`, embedded strings quoted (with `\` and `"` escaped), bytes as
  * base64, dates as ISO-8601 in UTC (`2024-01-31`, `12:34:56.789Z`, `2024-01-31T12:34:56.789Z`).
  */
-import { DataError } from '../../connect/errors.js';
 import {
+  DataError,
   type DecimalValue,
-  LogicalDate,
-  LogicalTime,
-  LogicalTimestamp,
-} from '../../connect/logical-types.js';
-import {
   describeValue,
   isPlainObject,
   isStruct,
+  LogicalDate,
+  LogicalTime,
+  LogicalTimestamp,
   mapEntries,
   type Schema,
-} from '../../connect/schema.js';
+} from 'serverless-connect/connect';
 import { encodeBase64 } from './base64.js';
 import { javaBigDecimalToString } from './java-format.js';
 import { javaNumberToString } from './java-to-string.js';

@@ -18,17 +18,15 @@
  * undone, input with content after a closing `]` or `}` is a string, and dates must be valid
  * (Connect's parser is lenient: `2024-13-01` rolls over to January 2025).
  */
-import { javaTrim } from '../../connect/config-def.js';
-import { DataError } from '../../connect/errors.js';
 import {
   BigDecimal,
+  ConnectSchema,
+  DataError,
+  javaTrim,
   LogicalDate,
   LogicalDecimal,
   LogicalTime,
   LogicalTimestamp,
-} from '../../connect/logical-types.js';
-import {
-  ConnectSchema,
   NULL_SCHEMA_AND_VALUE,
   type Schema,
   type SchemaAndValue,
@@ -36,7 +34,7 @@ import {
   Schemas,
   schemaEquals,
   type Type,
-} from '../../connect/schema.js';
+} from 'serverless-connect/connect';
 import { exactInt64, INT_RANGES, int64Value } from './int64.js';
 
 const TRUE: SchemaAndValue = Object.freeze({ schema: Schemas.BOOLEAN, value: true });

@@ -3,9 +3,12 @@
  * (`org.apache.kafka.connect.transforms.predicates.TopicNameMatches`, ...); the registry adds
  * the simple names as aliases.
  */
-import type { AnyPluginDescriptor, PluginDescriptor } from '../../connect/plugin.js';
-import type { Predicate } from '../../connect/predicate.js';
-import type { ConnectRecord } from '../../connect/records.js';
+import type {
+  AnyPluginDescriptor,
+  ConnectRecord,
+  PluginDescriptor,
+  Predicate,
+} from 'serverless-connect/connect';
 import { BUILTIN_PLUGIN_VERSION } from '../transforms/descriptors.js';
 import { HasHeaderKey } from './has-header-key.js';
 import { RecordIsTombstone } from './record-is-tombstone.js';

@@ -2,10 +2,12 @@
  * HasHeaderKey (Connect's `org.apache.kafka.connect.transforms.predicates.HasHeaderKey`): true
  * when the record has at least one header named `name`.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { NonEmptyString } from '../../connect/config-validators.js';
-import type { Predicate } from '../../connect/predicate.js';
-import type { ConnectRecord } from '../../connect/records.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  NonEmptyString,
+  type Predicate,
+} from 'serverless-connect/connect';
 
 const NAME = 'name';
 

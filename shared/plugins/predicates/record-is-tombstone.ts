@@ -2,9 +2,7 @@
  * RecordIsTombstone (Connect's `org.apache.kafka.connect.transforms.predicates.RecordIsTombstone`):
  * true when the record value is null.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import type { Predicate } from '../../connect/predicate.js';
-import type { ConnectRecord } from '../../connect/records.js';
+import { ConfigDef, type ConnectRecord, type Predicate } from 'serverless-connect/connect';
 
 /** Tests for tombstones; see the module comment. */
 export class RecordIsTombstone<R extends ConnectRecord> implements Predicate<R> {

@@ -3,15 +3,15 @@
  * true when the whole topic name matches `pattern` (a JavaScript RegExp standing in for Java's
  * regex dialect, matched like `Matcher.matches()`).
  */
-import { ConfigDef } from '../../connect/config-def.js';
 import {
   CompositeValidator,
+  ConfigDef,
+  type ConnectRecord,
   compileFullMatch,
   NonEmptyString,
+  type Predicate,
   RegexValidator,
-} from '../../connect/config-validators.js';
-import type { Predicate } from '../../connect/predicate.js';
-import type { ConnectRecord } from '../../connect/records.js';
+} from 'serverless-connect/connect';
 
 const PATTERN = 'pattern';
 

@@ -6,14 +6,20 @@
  * through. Unlike Connect, a whole-value cast of a logical type does not keep the logical name
  * on the output schema (the output would otherwise not validate).
  */
-import { ConfigDef, invalidValue } from '../../connect/config-def.js';
-import { LambdaValidator } from '../../connect/config-validators.js';
-import { ConfigError } from '../../connect/errors.js';
-import { isLogicalSchema } from '../../connect/logical-types.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { copySchemaBasics, type Schema, SchemaBuilder, type Type } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  ConfigError,
+  type ConnectRecord,
+  copySchemaBasics,
+  invalidValue,
+  isLogicalSchema,
+  LambdaValidator,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+  type Type,
+} from 'serverless-connect/connect';
 import {
   CAST_OUTPUT_TYPES,
   castValueToType,

@@ -7,9 +7,12 @@
  * const registry = new PluginRegistry();
  * for (const d of transformDescriptors) registry.register(d);
  */
-import type { AnyPluginDescriptor, PluginDescriptor } from '../../connect/plugin.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import type {
+  AnyPluginDescriptor,
+  ConnectRecord,
+  PluginDescriptor,
+  Transformation,
+} from 'serverless-connect/connect';
 import { CastKey, CastValue } from './cast.js';
 import { DropHeaders } from './drop-headers.js';
 import { ExtractFieldKey, ExtractFieldValue } from './extract-field.js';

@@ -2,10 +2,12 @@
  * DropHeaders (Connect's `org.apache.kafka.connect.transforms.DropHeaders`): removes every
  * header whose key is listed in `headers`.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { Headers } from '../../connect/headers.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  Headers,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { NON_EMPTY_LIST, parsed } from './util/config.js';
 
 const HEADERS = 'headers';

@@ -4,10 +4,12 @@
  * field such as `address.city`). Schemaless: a missing field gives `null`. Schema'd: the new
  * schema is the field's; a field missing from the schema is an error. Tombstones stay null.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  DataError,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed, REPLACE_NULL_WITH_DEFAULT, withReplaceNullWithDefault } from './util/config.js';
 import { fieldSyntaxVersion, SingleFieldPath, withFieldSyntaxVersion } from './util/field-path.js';
 import { KEY_SIDE, type OperatingSide, VALUE_SIDE } from './util/operating-side.js';

@@ -3,9 +3,7 @@
  * applied to. Combine it with a predicate (`transforms.<alias>.predicate`) to drop only the
  * records the predicate selects.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import { ConfigDef, type ConnectRecord, type Transformation } from 'serverless-connect/connect';
 
 /** Drops all records; see the module comment. */
 export class Filter<R extends ConnectRecord> implements Transformation<R> {

@@ -6,18 +6,18 @@
  * from an ancestor's default when it has none. Schemaless tombstones pass through; schema'd
  * tombstones keep a null value under the flattened schema.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
 import {
+  ConfigDef,
+  type ConnectRecord,
   copySchemaBasics,
+  DataError,
   isStruct,
   mapEntries,
   type Schema,
   SchemaBuilder,
-} from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed } from './util/config.js';
 import { isDecimalValue } from './util/java-numbers.js';
 import { toMapValueLike } from './util/map-values.js';

@@ -4,13 +4,18 @@
  * the key or value into headers named by the matching item of `headers`. With a schema, each
  * header gets its field's schema; a field missing from the schema is a DataError.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { ValidString } from '../../connect/config-validators.js';
-import { ConfigError, DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { copySchemaBasics, type Schema, SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  ConfigError,
+  type ConnectRecord,
+  copySchemaBasics,
+  DataError,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+  ValidString,
+} from 'serverless-connect/connect';
 import {
   NON_EMPTY_LIST,
   parsed,

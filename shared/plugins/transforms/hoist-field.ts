@@ -3,11 +3,13 @@
  * wraps the key or value in a one-field Struct (when it has a schema) or map (schemaless),
  * under the configured `field` name.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed } from './util/config.js';
 import { fromEntries } from './util/map-values.js';
 import { KEY_SIDE, type OperatingSide, VALUE_SIDE } from './util/operating-side.js';

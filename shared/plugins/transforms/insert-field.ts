@@ -7,13 +7,19 @@
  * Tombstones (a null key/value) pass through unchanged. Schemaless values must be maps;
  * schema'd values must be Structs (timestamps are inserted as `Timestamp` logical values).
  */
-import { ConfigDef, invalidValue } from '../../connect/config-def.js';
-import { ConfigError } from '../../connect/errors.js';
-import { LogicalTimestamp } from '../../connect/logical-types.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { copySchemaBasics, type Schema, SchemaBuilder, Schemas } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  ConfigError,
+  type ConnectRecord,
+  copySchemaBasics,
+  invalidValue,
+  LogicalTimestamp,
+  type Schema,
+  SchemaBuilder,
+  Schemas,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed, REPLACE_NULL_WITH_DEFAULT, withReplaceNullWithDefault } from './util/config.js';
 import { mapCopy, toMapValueLike } from './util/map-values.js';
 import { KEY_SIDE, type OperatingSide, VALUE_SIDE } from './util/operating-side.js';

@@ -3,11 +3,14 @@
  * named `header` whose value is `value.literal`, with the schema Connect infers from the text
  * (see `util/values-parse.ts`: booleans, integers, floats, else a string).
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { NonNullValidator } from '../../connect/config-validators.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { NULL_SCHEMA_AND_VALUE, type SchemaAndValue } from '../../connect/schema.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  NonNullValidator,
+  NULL_SCHEMA_AND_VALUE,
+  type SchemaAndValue,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed } from './util/config.js';
 import { parseString } from './util/values-parse.js';
 

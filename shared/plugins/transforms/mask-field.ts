@@ -4,14 +4,17 @@
  * map, the epoch for dates, zero decimals) or, with `replacement`, with that text converted to
  * the field's type (numbers and strings only). Null fields stay null; tombstones pass through.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { NonEmptyString } from '../../connect/config-validators.js';
-import { DataError } from '../../connect/errors.js';
-import { BigDecimal, LogicalDecimal } from '../../connect/logical-types.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Schema } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  BigDecimal,
+  ConfigDef,
+  type ConnectRecord,
+  DataError,
+  LogicalDecimal,
+  NonEmptyString,
+  type Schema,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import {
   NON_EMPTY_LIST,
   parsed,

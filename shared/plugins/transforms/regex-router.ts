@@ -5,11 +5,14 @@
  * syntax). Other records pass through. The regex is a JavaScript RegExp, which accepts the
  * common Java syntax (Java-only constructs such as possessive quantifiers are rejected).
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { compileFullMatch, RegexValidator } from '../../connect/config-validators.js';
-import { DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  compileFullMatch,
+  DataError,
+  RegexValidator,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed } from './util/config.js';
 
 const REGEX = 'regex';

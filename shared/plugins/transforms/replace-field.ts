@@ -5,12 +5,18 @@
  * 4.0, `whitelist` and `blacklist`, are still read for `include` and `exclude` when those are
  * not set. Tombstones pass through.
  */
-import { ConfigDef, invalidValue } from '../../connect/config-def.js';
-import { LambdaValidator } from '../../connect/config-validators.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { copySchemaBasics, mapEntries, type Schema, SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  copySchemaBasics,
+  invalidValue,
+  LambdaValidator,
+  mapEntries,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed, REPLACE_NULL_WITH_DEFAULT, withReplaceNullWithDefault } from './util/config.js';
 import { toMapValueLike } from './util/map-values.js';
 import { KEY_SIDE, type OperatingSide, VALUE_SIDE } from './util/operating-side.js';

@@ -3,12 +3,15 @@
  * `$Value`): sets the name and/or version of the key or value schema, keeping everything
  * else. A Struct value is rebuilt under the new schema. Schemaless records are a DataError.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { ConfigError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { ConnectSchema, type Schema } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  ConfigError,
+  type ConnectRecord,
+  ConnectSchema,
+  type Schema,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed, REPLACE_NULL_WITH_DEFAULT, withReplaceNullWithDefault } from './util/config.js';
 import { KEY_SIDE, type OperatingSide, VALUE_SIDE } from './util/operating-side.js';
 import { fieldValue, requireSchema } from './util/requirements.js';

@@ -4,13 +4,18 @@
  * (with `format`, a SimpleDateFormat pattern in UTC), `unix` (int64 in `unix.precision`), and
  * the logical `Date`, `Time` and `Timestamp` types. Null timestamps stay null.
  */
-import { ConfigDef, invalidValue } from '../../connect/config-def.js';
-import { ValidString } from '../../connect/config-validators.js';
-import { ConfigError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { copySchemaBasics, type Schema, SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  ConfigError,
+  type ConnectRecord,
+  copySchemaBasics,
+  invalidValue,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+  ValidString,
+} from 'serverless-connect/connect';
 import { parsed, REPLACE_NULL_WITH_DEFAULT, withReplaceNullWithDefault } from './util/config.js';
 import { JavaDateFormat } from './util/java-date-format.js';
 import { mapCopy, mapGet, toMapValueLike } from './util/map-values.js';

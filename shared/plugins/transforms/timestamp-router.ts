@@ -4,10 +4,13 @@
  * record timestamp formatted with `timestamp.format` (a Java `SimpleDateFormat` pattern, UTC).
  * A record without a timestamp is a DataError.
  */
-import { ConfigDef, invalidValue } from '../../connect/config-def.js';
-import { DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  DataError,
+  invalidValue,
+  type Transformation,
+} from 'serverless-connect/connect';
 import { parsed } from './util/config.js';
 import { JavaDateFormat } from './util/java-date-format.js';
 

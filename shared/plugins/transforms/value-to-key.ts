@@ -3,12 +3,15 @@
  * key with a new key made of the listed fields of the value (a Struct with those fields when the
  * value has a schema, a map otherwise). A field missing from the value schema is a DataError.
  */
-import { ConfigDef } from '../../connect/config-def.js';
-import { DataError } from '../../connect/errors.js';
-import type { ConnectRecord } from '../../connect/records.js';
-import { type Schema, SchemaBuilder } from '../../connect/schema.js';
-import { Struct } from '../../connect/struct.js';
-import type { Transformation } from '../../connect/transformation.js';
+import {
+  ConfigDef,
+  type ConnectRecord,
+  DataError,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+  type Transformation,
+} from 'serverless-connect/connect';
 import {
   NON_EMPTY_LIST,
   parsed,

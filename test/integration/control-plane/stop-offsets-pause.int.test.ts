@@ -7,6 +7,7 @@ import type { Engine } from '../../../shared/engine/engine.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import type { SourceRunOutcome } from '../../../shared/runtime/source/source-task-runner.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -42,7 +43,7 @@ describe('REST lifecycle right after a stop (real broker + dynalite)', () => {
 
   beforeAll(async () => {
     const built = await testEngine({
-      plugins: [sequenceSourceDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor),
       invoker: { invoke: (invocation) => invoker.invoke(invocation) },
       mappings: new MemorySinkMappings(),
       reconcile: { nudge: async (connector) => onNudge(connector) },

@@ -8,6 +8,7 @@ import { type ApiServerAuth, startApiServer } from '../../../local/api-server.js
 import type { TopicTrackingOptions } from '../../../shared/control-plane/connectors.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import { RecordingTrigger, testSinkDescriptor } from '../../unit/shared/control-plane/fixtures.js';
 
 export interface HttpResult {
@@ -39,7 +40,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const trigger = new RecordingTrigger();
   const { engine, store, close } = await testEngine({
-    plugins: [testSinkDescriptor],
+    pluginModules: testPlugins(testSinkDescriptor),
     reconcile: trigger,
     settings: {
       topicTracking: {

@@ -19,6 +19,7 @@ import { transactionalIdOf } from '../../../shared/runtime/task/source-transacti
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testEngine } from '../../support/engine.js';
 import { type FreshBroker, startFreshBroker } from '../../support/own-broker.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -103,7 +104,7 @@ describe('coordinator loading and movement (a fresh broker of its own + dynalite
     const { engine, close } = await testEngine({
       store,
       kafka: factory,
-      plugins: [sequenceSourceDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor),
       settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },
     });
     try {

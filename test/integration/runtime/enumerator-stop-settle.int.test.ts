@@ -12,6 +12,7 @@ import { runSourceInvocation } from '../../../shared/runtime/source/source-task-
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
 import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -53,7 +54,7 @@ describe('fencing round settles what a stopped source task left pending (real br
     const built = await testEngine({
       store,
       kafka: factory,
-      plugins: [sequenceSourceDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor),
       invoker: {
         invoke: async () => {
           throw new Error('a stopped connector dispatches nothing');

@@ -13,6 +13,7 @@ import type { SourceRunOutcome } from '../../../shared/runtime/source/source-tas
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -63,7 +64,7 @@ describe('enumerator (real broker + dynalite)', () => {
     const built = await testEngine({
       store,
       kafka: factory,
-      plugins: [sequenceSourceDescriptor, testSinkDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor, testSinkDescriptor),
       invoker,
       mappings,
       settings: { source: { maxIdleMs: 400, idlePollMs: 20, assignmentCheckMs: 100 } },

@@ -15,6 +15,7 @@ import type { StateStore } from '../../../shared/ports/state-store.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   coordinatesOf,
   RECORDING_SINK_CLASS,
@@ -84,7 +85,7 @@ describe('sink runner (real broker + dynalite)', () => {
     const built = await testEngine({
       store,
       kafka: factory,
-      plugins: [recordingSinkDescriptor],
+      pluginModules: testPlugins(recordingSinkDescriptor),
     });
     engines.push(built);
     return built.engine;

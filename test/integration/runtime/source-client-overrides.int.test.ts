@@ -8,6 +8,7 @@ import type { KafkaAdminPort } from '../../../shared/ports/kafka.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -86,7 +87,7 @@ describe('source runtime with producer.override.* and admin.override.* (real bro
     const built = await testEngine({
       store,
       kafka: factory,
-      plugins: [sequenceSourceDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor),
       settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },
     });
     engines.push(built);

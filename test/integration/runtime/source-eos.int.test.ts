@@ -12,6 +12,7 @@ import {
 } from '../../../shared/runtime/source/source-task-runner.js';
 import type { SourceCheckpoint } from '../../../shared/runtime/source/source-transaction.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
   SEQUENCE_SOURCE_CLASS,
@@ -126,7 +127,7 @@ describe('exactly-once source runtime (real broker + dynalite)', () => {
       store,
       kafka: factory,
       clock,
-      plugins: [sequenceSourceDescriptor],
+      pluginModules: testPlugins(sequenceSourceDescriptor),
       ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
       metrics: { publish: (_dimensions, values) => options.published?.push(values) },
       settings: {

@@ -15,6 +15,7 @@ import type { MetricValue } from '../../../shared/ports/metrics.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
 import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
 import { SEQUENCE_CONVERTERS } from '../../support/sequence-source.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
@@ -220,7 +221,7 @@ describe('connector-defined transaction boundaries (real broker + dynalite)', ()
     const { engine, close } = await testEngine({
       store,
       kafka: factory,
-      plugins,
+      pluginModules: testPlugins(...plugins),
       metrics: { publish: (_dimensions, values) => published.push(values) },
       loggers: () => ({ ...silentLogger, warn: (message) => warnings.push(message) }),
       settings: { source: { maxIdleMs: 300, idlePollMs: 20 } },

@@ -3,13 +3,15 @@
  * both the runtime and `…/config/validate`), their parsed form, and the task config key that
  * lists a task's source partitions.
  */
-import { ConfigDef, invalidValue, type Validator } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  ConfigError,
+  invalidValue,
   NonEmptyString,
   Range,
-} from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
+  type Validator,
+} from 'serverless-connect/connect';
 import { QUICKSTARTS, type Quickstart } from './quickstarts.js';
 
 /** The version of the datagen connector and task. */

@@ -3,15 +3,15 @@
  * kafka-connect-datagen) for tests, the demo and benchmarks, with exactly-once support.
  * See `datagen-config.ts` for the keys and `quickstarts.ts` for the records.
  */
-import type { ConfigDef } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { IllegalStateError } from '../../../connect/errors.js';
-import type { SourcePartitionOffset } from '../../../connect/records.js';
 import {
+  type ConfigDef,
+  type ConnectorContext,
   type ConnectorTransactionBoundaries,
   type ExactlyOnceSupport,
+  IllegalStateError,
   SourceConnector,
-} from '../../../connect/source.js';
+  type SourcePartitionOffset,
+} from 'serverless-connect/connect';
 import { unsupportedKeyErrors } from '../peer-keys.js';
 import { CONFLUENT_DATAGEN } from './confluent-keys.js';
 import {

@@ -7,12 +7,16 @@
  * `{"seq": n}`, the last sequence number emitted for that partition. Sequences start at 1 and
  * have no gaps, so after a crash the task resumes exactly after the committed offsets.
  */
-import type { SourceTaskContext } from '../../../connect/context.js';
-import { DataError } from '../../../connect/errors.js';
-import { Headers } from '../../../connect/headers.js';
-import { type SourceOffset, type SourcePartition, SourceRecord } from '../../../connect/records.js';
-import { Schemas } from '../../../connect/schema.js';
-import { SourceTask } from '../../../connect/source.js';
+import {
+  DataError,
+  Headers,
+  Schemas,
+  type SourceOffset,
+  type SourcePartition,
+  SourceRecord,
+  SourceTask,
+  type SourceTaskContext,
+} from 'serverless-connect/connect';
 import {
   DATAGEN_VERSION,
   type DatagenTaskConfig,

@@ -2,7 +2,7 @@
  * The datagen connector's plugin descriptor, and the only place it reads the wall clock and
  * the timer (through `globalThis`): everything else gets them injected.
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { DATAGEN_VERSION } from './datagen-config.js';
 import { DatagenSourceConnector } from './datagen-source-connector.js';
 import type { DatagenDeps } from './datagen-source-task.js';

@@ -13,15 +13,15 @@
  * milliseconds (as Confluent's Avro `long`s), derived from seq: {@link DATAGEN_EPOCH_MS} +
  * (seq − 1) seconds + a random 0–999 ms, so they grow with seq within a partition.
  */
-import { DataError } from '../../../connect/errors.js';
 import {
+  DataError,
   isPlainObject,
   isStruct,
   type Schema,
   SchemaBuilder,
   Schemas,
-} from '../../../connect/schema.js';
-import { Struct } from '../../../connect/struct.js';
+  Struct,
+} from 'serverless-connect/connect';
 
 /** The quickstart names accepted by the `quickstart` config. */
 export type Quickstart = 'orders' | 'users' | 'pageviews' | 'sequence';

@@ -18,17 +18,20 @@
  * Schemaless values are mapped by their JavaScript type with the same table (a `Date` becomes
  * a full ISO-8601 timestamp, a `BigDecimal` a number).
  */
-import { DataError } from '../../../connect/errors.js';
 import {
   BigDecimal,
+  DataError,
   type DecimalValue,
+  isPlainObject,
+  isStruct,
   LogicalDate,
   LogicalDecimal,
   LogicalTime,
   LogicalTimestamp,
-} from '../../../connect/logical-types.js';
-import { isPlainObject, isStruct, mapEntries, type Schema } from '../../../connect/schema.js';
-import { Struct } from '../../../connect/struct.js';
+  mapEntries,
+  type Schema,
+  Struct,
+} from 'serverless-connect/connect';
 
 /** One DynamoDB attribute value (structurally the SDK's `AttributeValue`, without sets). */
 export type AttributeValue =

@@ -2,7 +2,7 @@
  * The DynamoDB sink connector's plugin descriptor, and the only place it reads the wall clock,
  * timers and randomness (through `globalThis`): everything else gets them injected.
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { DYNAMODB_SINK_VERSION } from './dynamodb-sink-config.js';
 import { DynamoDbSinkConnector } from './dynamodb-sink-connector.js';
 import type { DynamoDbSinkDeps } from './dynamodb-sink-task.js';

@@ -6,14 +6,14 @@
  * `table.name.format`, `batch.size`, `max.retries`, `retry.backoff.ms`) and the JDBC sink
  * (`pk.mode`, `pk.fields`, `insert.mode`, `delete.enabled`).
  */
-import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  ConfigError,
   ListSize,
   NonEmptyString,
   Range,
-} from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
+} from 'serverless-connect/connect';
 import {
   type AwsConnection,
   type AwsCredentials,

@@ -3,10 +3,14 @@
  * conditional writes that make redelivery converge (see `dynamodb-sink-task.ts`). Keys are in
  * `dynamodb-sink-config.ts`.
  */
-import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
-import { SinkConnector } from '../../../connect/sink.js';
+import {
+  type ConfigDef,
+  ConfigError,
+  type ConfigValue,
+  type ConnectorContext,
+  IllegalStateError,
+  SinkConnector,
+} from 'serverless-connect/connect';
 import {
   DYNAMODB_SINK_CONFIG_DEF,
   DYNAMODB_SINK_VERSION,

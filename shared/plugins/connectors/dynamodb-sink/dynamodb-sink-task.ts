@@ -4,10 +4,14 @@
  * the offset commit, and briefly overlapping invocations of a partition all converge to the
  * table one clean pass would leave.
  */
-import type { ErrantRecordReporter, SinkTaskContext } from '../../../connect/context.js';
-import { DataError, IllegalStateError } from '../../../connect/errors.js';
-import type { SinkRecord } from '../../../connect/records.js';
-import { SinkTask } from '../../../connect/sink.js';
+import {
+  DataError,
+  type ErrantRecordReporter,
+  IllegalStateError,
+  type SinkRecord,
+  SinkTask,
+  type SinkTaskContext,
+} from 'serverless-connect/connect';
 import {
   DYNAMODB_SINK_VERSION,
   type DynamoDbSinkConfig,

@@ -3,10 +3,14 @@
  * per `pk.mode`), the item (the value's attributes, the key, the Kafka coordinates), or for a
  * tombstone a marker item or a delete (per `delete.mode`).
  */
-import { ConfigError, DataError } from '../../../connect/errors.js';
-import type { SinkRecord } from '../../../connect/records.js';
-import { isPlainObject, type Schema } from '../../../connect/schema.js';
-import { Struct } from '../../../connect/struct.js';
+import {
+  ConfigError,
+  DataError,
+  isPlainObject,
+  type Schema,
+  type SinkRecord,
+  Struct,
+} from 'serverless-connect/connect';
 import {
   type AttributeMap,
   type AttributeValue,

@@ -11,7 +11,7 @@ import {
   PutItemCommand,
   type AttributeValue as SdkAttributeValue,
 } from '@aws-sdk/client-dynamodb';
-import { ConnectError } from '../../../connect/errors.js';
+import { ConnectError } from 'serverless-connect/connect';
 import { awsClientSettings } from '../aws-connection-config.js';
 import type { AttributeMap, ScalarAttributeType } from './attribute-value.js';
 import type { DynamoDbSinkConfig } from './dynamodb-sink-config.js';

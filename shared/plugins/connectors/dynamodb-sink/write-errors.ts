@@ -4,7 +4,7 @@
  * (the batch is redelivered); a rejected item is a data error; a missing table and anything
  * else fail the task.
  */
-import { ConnectError, RetriableError } from '../../../connect/errors.js';
+import { ConnectError, RetriableError } from 'serverless-connect/connect';
 
 /** How the sink treats a failed call. */
 export type WriteErrorKind = 'retriable' | 'invalid' | 'missing-table' | 'fatal';

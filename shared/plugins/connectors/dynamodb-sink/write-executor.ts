@@ -10,9 +10,7 @@
  * invalid, the record is reported and the item's previous write is tried instead, exactly as if
  * the records had arrived in separate batches.
  */
-import type { ErrantRecordReporter } from '../../../connect/context.js';
-import { DataError } from '../../../connect/errors.js';
-import type { SinkRecord } from '../../../connect/records.js';
+import { DataError, type ErrantRecordReporter, type SinkRecord } from 'serverless-connect/connect';
 import type { RecordWrite } from './record-writes.js';
 import type { DynamoDbSinkClient } from './sink-client.js';
 import {

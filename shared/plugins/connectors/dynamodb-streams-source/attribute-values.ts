@@ -3,7 +3,7 @@
  * S → string, N → number (or bigint/string when a number would lose digits), B → Uint8Array,
  * BOOL → boolean, NULL → null, SS/NS/BS → arrays, L → array, M → plain object.
  */
-import { DataError } from '../../../connect/errors.js';
+import { DataError } from 'serverless-connect/connect';
 
 /** An AttributeValue as the AWS SDK returns it (binary as Uint8Array). */
 export type AttributeValue = Readonly<Record<string, unknown>>;

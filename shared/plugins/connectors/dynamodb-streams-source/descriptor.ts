@@ -2,7 +2,7 @@
  * The DynamoDB Streams source connector's plugin descriptor, and the only place it reads the
  * wall clock (through `globalThis`): everything else gets it injected.
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { DYNAMODB_STREAMS_SOURCE_VERSION } from './dynamodb-streams-config.js';
 import { DynamoDbStreamsSourceConnector } from './dynamodb-streams-source-connector.js';
 import type { DynamoDbStreamsSourceDeps } from './dynamodb-streams-source-task.js';

@@ -5,13 +5,13 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  ConfigError,
   NonEmptyString,
   Range,
-} from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
+} from 'serverless-connect/connect';
 import {
   type AwsConnection,
   awsClientSettings,

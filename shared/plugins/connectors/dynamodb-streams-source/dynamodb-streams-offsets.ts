@@ -3,8 +3,7 @@
  * (one per shard), offset `{"sequenceNumber": n}` after a record, plus `"closed": true` on the
  * last record of a closed shard (the shard is complete: its children may be read).
  */
-import { DataError } from '../../../connect/errors.js';
-import type { SourceOffset, SourcePartition } from '../../../connect/records.js';
+import { DataError, type SourceOffset, type SourcePartition } from 'serverless-connect/connect';
 
 export const TABLE_PARTITION_KEY = 'table';
 export const SHARD_PARTITION_KEY = 'shard';

@@ -4,15 +4,17 @@
  * exactly-once protocol. See `dynamodb-streams-config.ts` for the keys and
  * `dynamodb-streams-source-task.ts` for records, offsets and shard lineage.
  */
-import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
-import type { SourcePartitionOffset } from '../../../connect/records.js';
 import {
+  type ConfigDef,
+  ConfigError,
+  type ConfigValue,
+  type ConnectorContext,
   type ConnectorTransactionBoundaries,
   type ExactlyOnceSupport,
+  IllegalStateError,
   SourceConnector,
-} from '../../../connect/source.js';
+  type SourcePartitionOffset,
+} from 'serverless-connect/connect';
 import {
   DYNAMODB_STREAMS_CONFIG_DEF,
   DYNAMODB_STREAMS_SOURCE_VERSION,

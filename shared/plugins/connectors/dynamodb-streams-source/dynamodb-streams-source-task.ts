@@ -6,10 +6,12 @@
  * Lineage (a child shard is read only after its parent is complete) follows the rules of
  * `shard-lineage.ts`.
  */
-import type { SourceTaskContext } from '../../../connect/context.js';
-import { ConnectError } from '../../../connect/errors.js';
-import { SourceRecord } from '../../../connect/records.js';
-import { SourceTask } from '../../../connect/source.js';
+import {
+  ConnectError,
+  SourceRecord,
+  SourceTask,
+  type SourceTaskContext,
+} from 'serverless-connect/connect';
 import { unmarshallItem } from './attribute-values.js';
 import {
   createDynamoDbStreamsClient,

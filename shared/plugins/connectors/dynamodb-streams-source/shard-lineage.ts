@@ -14,7 +14,7 @@
  * child's task sees the parent's progress as the runtime's offset reader reports it (in this
  * runtime: at its next invocation).
  */
-import type { OffsetStorageReader } from '../../../connect/context.js';
+import type { OffsetStorageReader } from 'serverless-connect/connect';
 import type { StartPosition } from './dynamodb-streams-config.js';
 import { parseShardOffset, shardPartition } from './dynamodb-streams-offsets.js';
 import { compareSequenceNumbers } from './shard-assignment.js';

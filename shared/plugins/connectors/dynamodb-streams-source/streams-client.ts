@@ -10,7 +10,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { ConnectError, RetriableError } from '../../../connect/errors.js';
+import { ConnectError, RetriableError } from 'serverless-connect/connect';
 import type { AttributeMap } from './attribute-values.js';
 
 /** One shard of a stream, as DescribeStream lists it. */

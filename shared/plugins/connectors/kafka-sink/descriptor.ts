@@ -3,7 +3,7 @@
  * (kafka-sink-deps.ts), so the engine registers it next to the built-in plugins, over its own
  * clients (`shared/engine/kafka-sink-deps.ts`).
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { KAFKA_SINK_VERSION } from './kafka-sink-config.js';
 import { KafkaSinkConnector } from './kafka-sink-connector.js';
 import type { KafkaSinkDeps, KafkaSinkLogger } from './kafka-sink-deps.js';

@@ -3,7 +3,7 @@
  * /connectors/{c}/offsets`, called while the connector is STOPPED). The group's committed offset
  * decides what the sink skips as already written, so it must follow the runtime's sink offsets.
  */
-import { parseTopicPartitionKey } from '../../../connect/records.js';
+import { parseTopicPartitionKey } from 'serverless-connect/connect';
 import { connectorGroupId, partitionTransactionalId } from './kafka-sink-config.js';
 import type { KafkaSinkClients, KafkaSinkWorker } from './kafka-sink-deps.js';
 

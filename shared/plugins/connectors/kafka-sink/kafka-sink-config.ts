@@ -3,13 +3,13 @@
  * runtime and `…/config/validate`), their parsed form, the output topic of a record, the loop
  * check, and the names it derives (consumer group, transactional ids).
  */
-import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  ConfigError,
   compileFullMatch,
   NonEmptyString,
-} from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
+} from 'serverless-connect/connect';
 
 /** The version of the Kafka sink connector and task. */
 export const KAFKA_SINK_VERSION = '0.1.0';

@@ -3,10 +3,14 @@
  * topics of the same cluster, exactly once per input partition (see kafka-sink-task.ts). Keys are
  * in kafka-sink-config.ts.
  */
-import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
-import { SinkConnector } from '../../../connect/sink.js';
+import {
+  type ConfigDef,
+  ConfigError,
+  type ConfigValue,
+  type ConnectorContext,
+  IllegalStateError,
+  SinkConnector,
+} from 'serverless-connect/connect';
 import { alterGroupOffsets, type GroupOffsetsDeps } from './group-offsets.js';
 import {
   checkRenameFormat,

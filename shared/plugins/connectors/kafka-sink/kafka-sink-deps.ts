@@ -6,9 +6,12 @@
  * (`shared/engine/kafka-sink-deps.ts`); the types are the plugin's own, as narrow as the sink
  * uses them, and the ports satisfy them structurally.
  */
-import type { ConfigValue } from '../../../connect/config-def.js';
-import type { Converter, HeaderConverter } from '../../../connect/converter.js';
-import type { TopicPartition } from '../../../connect/records.js';
+import type {
+  ConfigValue,
+  Converter,
+  HeaderConverter,
+  TopicPartition,
+} from 'serverless-connect/connect';
 
 /** A record header as produced: the header converter's bytes. */
 export interface OutputHeader {

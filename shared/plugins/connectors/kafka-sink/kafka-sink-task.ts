@@ -4,15 +4,16 @@
  * connector group's offset (partition-writer.ts), so the output holds every input record exactly
  * once although batches are redelivered.
  */
-import type { SinkTaskContext } from '../../../connect/context.js';
-import { IllegalStateError } from '../../../connect/errors.js';
 import {
+  IllegalStateError,
   parseTopicPartitionKey,
   type SinkRecord,
+  SinkTask,
+  type SinkTaskContext,
   type TopicPartition,
+  type TopicPartitionOffsets,
   topicPartitionKey,
-} from '../../../connect/records.js';
-import { SinkTask, type TopicPartitionOffsets } from '../../../connect/sink.js';
+} from 'serverless-connect/connect';
 import {
   checkRenameFormat,
   connectorGroupId,

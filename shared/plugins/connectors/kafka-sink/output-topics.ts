@@ -2,7 +2,7 @@
  * The output topics of the Kafka sink, checked once per container: a missing one is created with
  * as many partitions as its input topic (the broker's default replication factor and configs).
  */
-import { RetriableError } from '../../../connect/errors.js';
+import { RetriableError } from 'serverless-connect/connect';
 import type { KafkaSinkAdmin, KafkaSinkLogger } from './kafka-sink-deps.js';
 
 /** Partition counts of output topics, shared by every Kafka sink task of a container. */

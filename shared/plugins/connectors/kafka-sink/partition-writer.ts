@@ -16,7 +16,7 @@
  *   transaction completes can still be the older one on brokers that apply transactional offset
  *   commits asynchronously).
  */
-import { FencedError, isRetriable, RetriableError } from '../../../connect/errors.js';
+import { FencedError, isRetriable, RetriableError } from 'serverless-connect/connect';
 import type {
   KafkaSinkClients,
   KafkaSinkLogger,

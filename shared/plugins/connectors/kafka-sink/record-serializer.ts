@@ -3,8 +3,7 @@
  * with the connector's own key, value and header converters: bytes pass through unchanged with
  * the ByteArrayConverter, other converters serialise the Connect data again.
  */
-import { ConfigError } from '../../../connect/errors.js';
-import type { SinkRecord } from '../../../connect/records.js';
+import { ConfigError, type SinkRecord } from 'serverless-connect/connect';
 import {
   type InputTopics,
   type KafkaSinkConfig,

@@ -2,7 +2,7 @@
  * The S3 sink connector's plugin descriptor, and the only place it reads the wall clock
  * (through `globalThis`): everything else gets it injected.
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { S3_SINK_VERSION } from './s3-sink-config.js';
 import { S3SinkConnector } from './s3-sink-connector.js';
 import type { S3SinkDeps } from './s3-sink-task.js';

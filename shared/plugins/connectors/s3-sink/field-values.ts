@@ -3,9 +3,13 @@
  * `RecordField` timestamp extractor, as Confluent's `DataUtils.getNestedFieldValue`: the
  * name is split on `.`, and each step reads a Struct field or a map entry.
  */
-import { DataError } from '../../../connect/errors.js';
-import { isPlainObject, isStruct, type Schema } from '../../../connect/schema.js';
-import type { Struct } from '../../../connect/struct.js';
+import {
+  DataError,
+  isPlainObject,
+  isStruct,
+  type Schema,
+  type Struct,
+} from 'serverless-connect/connect';
 
 /** A field's value and, when the value has a schema, the field's schema. */
 export interface FieldValue {

@@ -4,7 +4,7 @@
  * `partSize` bytes (the last one smaller), aborted on any failure. At most one part (plus one
  * incoming chunk) is held in memory.
  */
-import { ConnectError } from '../../../connect/errors.js';
+import { ConnectError } from 'serverless-connect/connect';
 import {
   type ObjectTarget,
   type S3SinkClient,

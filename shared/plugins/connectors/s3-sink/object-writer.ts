@@ -6,7 +6,7 @@
  * `If-None-Match: *` (no read: the common case of a batch starting new objects); only when
  * that precondition fails does the writer read and append.
  */
-import { ConnectError } from '../../../connect/errors.js';
+import { ConnectError } from 'serverless-connect/connect';
 import { type UploadMethod, uploadObject } from './object-upload.js';
 import {
   type ObjectTarget,

@@ -8,9 +8,7 @@
  * - time: the record's timestamp, floored to `partition.duration.ms` in local time, printed
  *   with `path.format` (TimeBasedPartitioner, HourlyPartitioner, DailyPartitioner)
  */
-import { DataError } from '../../../connect/errors.js';
-import { LogicalTimestamp } from '../../../connect/logical-types.js';
-import type { SinkRecord } from '../../../connect/records.js';
+import { DataError, LogicalTimestamp, type SinkRecord } from 'serverless-connect/connect';
 import { nestedFieldValue } from './field-values.js';
 import { JodaFormatter } from './joda-format.js';
 import { localToUtc } from './time-zone.js';

@@ -11,8 +11,7 @@
  * - Bytes (Confluent's ByteArrayFormat, `format.bytearray.extension`, `.bin` by default): the
  *   value's bytes followed by `format.bytearray.separator`; strings are written as UTF-8.
  */
-import { ConnectError, DataError } from '../../../connect/errors.js';
-import type { SinkRecord } from '../../../connect/records.js';
+import { ConnectError, DataError, type SinkRecord } from 'serverless-connect/connect';
 import { JsonConverter } from '../../converters/json-converter.js';
 import type { DecimalFormat } from '../../converters/json-encode.js';
 

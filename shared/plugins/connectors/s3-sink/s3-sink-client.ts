@@ -12,7 +12,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { ConnectError, RetriableError } from '../../../connect/errors.js';
+import { ConnectError, RetriableError } from 'serverless-connect/connect';
 import { toConnectError } from '../s3-source/object-reader.js';
 
 /** An existing object: its body as a stream, its user metadata and its ETag. */

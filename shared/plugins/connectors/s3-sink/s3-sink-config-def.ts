@@ -2,13 +2,14 @@
  * The S3 sink connector's config keys (Confluent's S3 sink names and defaults where they
  * exist), as one {@link ConfigDef} serving the runtime and `…/config/validate`.
  */
-import { ConfigDef, invalidValue } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  invalidValue,
   LambdaValidator,
   NonEmptyString,
   Range,
-} from '../../../connect/config-validators.js';
+} from 'serverless-connect/connect';
 import { s3ConnectionConfigDef } from '../s3-connection-config.js';
 
 // The S3 connection keys (region, endpoint, path style, credentials), shared by both S3 connectors.

@@ -4,7 +4,7 @@
  * and builds the AWS SDK client of a config.
  */
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { invalidValue } from '../../../connect/config-def.js';
+import { invalidValue } from 'serverless-connect/connect';
 import type { DecimalFormat } from '../../converters/json-encode.js';
 import { type S3Connection, s3ClientSettings, s3ConnectionOf } from '../s3-connection-config.js';
 import { compileJodaPattern } from './joda-format.js';

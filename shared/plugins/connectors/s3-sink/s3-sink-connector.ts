@@ -4,10 +4,14 @@
  * sink connector, with offset-aligned objects; see `README.md` beside this file). Keys:
  * `s3-sink-config-def.ts`; the task: `s3-sink-task.ts`.
  */
-import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
-import { SinkConnector } from '../../../connect/sink.js';
+import {
+  type ConfigDef,
+  ConfigError,
+  type ConfigValue,
+  type ConnectorContext,
+  IllegalStateError,
+  SinkConnector,
+} from 'serverless-connect/connect';
 import { unsupportedKeyErrors } from '../peer-keys.js';
 import { CONFLUENT_S3_SINK } from './confluent-keys.js';
 import { parseS3SinkConfig, S3_SINK_CONFIG_DEF, S3_SINK_VERSION } from './s3-sink-config.js';

@@ -3,14 +3,17 @@
  * touched object when the batch is committed. See `README.md` beside this file for the
  * exactly-once object layout.
  */
-import type { SinkTaskContext } from '../../../connect/context.js';
-import { type ConnectError, DataError, IllegalStateError } from '../../../connect/errors.js';
 import {
+  type ConnectError,
+  DataError,
+  IllegalStateError,
   type SinkRecord,
+  SinkTask,
+  type SinkTaskContext,
   type TopicPartition,
+  type TopicPartitionOffsets,
   topicPartitionKey,
-} from '../../../connect/records.js';
-import { SinkTask, type TopicPartitionOffsets } from '../../../connect/sink.js';
+} from 'serverless-connect/connect';
 import { bucketStart, objectKey } from './object-naming.js';
 import {
   KnownObjects,

@@ -2,7 +2,7 @@
  * The S3 source connector's plugin descriptor, and the only place it reads the wall clock
  * (through `globalThis`): everything else gets it injected.
  */
-import type { PluginDescriptor } from '../../../connect/plugin.js';
+import type { PluginDescriptor } from 'serverless-connect/connect';
 import { S3_SOURCE_VERSION } from './s3-source-config.js';
 import { S3SourceConnector } from './s3-source-connector.js';
 import type { S3SourceDeps } from './s3-source-task.js';

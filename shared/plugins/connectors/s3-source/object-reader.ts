@@ -10,7 +10,7 @@ import {
   NoSuchKey,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { ConnectError, DataError, RetriableError } from '../../../connect/errors.js';
+import { ConnectError, DataError, RetriableError } from 'serverless-connect/connect';
 
 /** One object of a listing. */
 export interface S3ObjectSummary {

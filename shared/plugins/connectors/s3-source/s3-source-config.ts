@@ -4,13 +4,13 @@
  * work, and the AWS SDK client built from a config.
  */
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { ConfigDef } from '../../../connect/config-def.js';
 import {
   CaseInsensitiveValidString,
+  ConfigDef,
+  ConfigError,
   NonEmptyString,
   Range,
-} from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
+} from 'serverless-connect/connect';
 import type { AwsCredentials } from '../aws-connection-config.js';
 import {
   type S3Connection,

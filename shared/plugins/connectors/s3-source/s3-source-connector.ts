@@ -4,15 +4,17 @@
  * FileStreamSource for lines), with exactly-once support. See `s3-source-config.ts` for the
  * keys and `s3-source-task.ts` for partitions, offsets and records.
  */
-import type { ConfigDef, ConfigValue } from '../../../connect/config-def.js';
-import type { ConnectorContext } from '../../../connect/context.js';
-import { ConfigError, IllegalStateError } from '../../../connect/errors.js';
-import type { SourcePartitionOffset } from '../../../connect/records.js';
 import {
+  type ConfigDef,
+  ConfigError,
+  type ConfigValue,
+  type ConnectorContext,
   type ConnectorTransactionBoundaries,
   type ExactlyOnceSupport,
+  IllegalStateError,
   SourceConnector,
-} from '../../../connect/source.js';
+  type SourcePartitionOffset,
+} from 'serverless-connect/connect';
 import { listAll } from './object-reader.js';
 import {
   createS3SourceClient,

@@ -2,8 +2,7 @@
  * The S3 source's partitions, offsets and headers: partition `{"bucket": b, "key": k}` (one per
  * object), offset `{"position": n, "eof": e}` (lines consumed, and whether the object is done).
  */
-import { DataError } from '../../../connect/errors.js';
-import type { SourceOffset, SourcePartition } from '../../../connect/records.js';
+import { DataError, type SourceOffset, type SourcePartition } from 'serverless-connect/connect';
 
 /** The source partition keys: `{"bucket": "b", "key": "k"}`. */
 export const S3_BUCKET_PARTITION_KEY = 'bucket';

@@ -12,12 +12,15 @@
  * Objects are assumed immutable once written (as the S3 sink writes them): a completed object
  * (`eof` true) is never read again, even if it is overwritten.
  */
-import type { SourceTaskContext } from '../../../connect/context.js';
-import { DataError } from '../../../connect/errors.js';
-import { Headers } from '../../../connect/headers.js';
-import { type SourcePartition, SourceRecord } from '../../../connect/records.js';
-import { Schemas } from '../../../connect/schema.js';
-import { SourceTask } from '../../../connect/source.js';
+import {
+  DataError,
+  Headers,
+  Schemas,
+  type SourcePartition,
+  SourceRecord,
+  SourceTask,
+  type SourceTaskContext,
+} from 'serverless-connect/connect';
 import {
   compressionOf,
   decompress,

@@ -3,9 +3,14 @@
  * numeric narrowing, `parseX` for strings, `!= 0` for booleans, `toString` for strings (Java
  * number formatting, ISO-8601 UTC for dates, base64 for bytes).
  */
-import { DataError } from '../../../connect/errors.js';
-import { fromLogicalValue, LogicalDecimal } from '../../../connect/logical-types.js';
-import { isStruct, type Schema, type Type } from '../../../connect/schema.js';
+import {
+  DataError,
+  fromLogicalValue,
+  isStruct,
+  LogicalDecimal,
+  type Schema,
+  type Type,
+} from 'serverless-connect/connect';
 import { JavaDateFormat } from './java-date-format.js';
 import {
   byteValue,

@@ -2,7 +2,7 @@
  * Config helpers shared by the transformations: Connect's `NonEmptyListValidator`, the
  * `replace.null.with.default` key of KIP-1040, and typed getters over parsed values.
  */
-import { type ConfigDef, invalidValue, type Validator } from '../../../connect/config-def.js';
+import { type ConfigDef, invalidValue, type Validator } from 'serverless-connect/connect';
 
 /** A LIST must have at least one item (Connect's transforms `NonEmptyListValidator`). */
 export const NON_EMPTY_LIST: Validator = Object.freeze({

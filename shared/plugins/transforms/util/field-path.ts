@@ -5,11 +5,14 @@
  * dot being escaped with a backslash.
  */
 
-import type { ConfigDef } from '../../../connect/config-def.js';
-import { CaseInsensitiveValidString } from '../../../connect/config-validators.js';
-import { ConfigError } from '../../../connect/errors.js';
-import type { Field, Schema } from '../../../connect/schema.js';
-import type { Struct } from '../../../connect/struct.js';
+import {
+  CaseInsensitiveValidString,
+  type ConfigDef,
+  ConfigError,
+  type Field,
+  type Schema,
+  type Struct,
+} from 'serverless-connect/connect';
 import { mapGet } from './map-values.js';
 import { type MapValue, requireMapOrNull, requireStructOrNull } from './requirements.js';
 

@@ -4,8 +4,7 @@
  * `parseInt`-style parsing rejects anything but an optionally signed run of digits, and
  * `Float.toString` / `Double.toString` print as Java does.
  */
-import { javaDoubleToString } from '../../../connect/config-def.js';
-import type { DecimalValue } from '../../../connect/logical-types.js';
+import { type DecimalValue, javaDoubleToString } from 'serverless-connect/connect';
 
 export { javaDoubleToString };
 

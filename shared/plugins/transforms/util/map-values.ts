@@ -3,7 +3,7 @@
  * to a `Map` copy, which {@link toMapValueLike} turns back into the input's representation (a
  * `Map` stays a `Map`, a plain object stays a plain object).
  */
-import { mapEntries } from '../../../connect/schema.js';
+import { mapEntries } from 'serverless-connect/connect';
 import type { MapValue } from './requirements.js';
 
 /** The value stored under `key`, or `null` when absent. */

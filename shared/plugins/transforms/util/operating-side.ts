@@ -3,8 +3,7 @@
  * value (`$Value` variants), like the `operatingSchema` / `operatingValue` / `newRecord`
  * trio Connect's `Transformation$Key` and `$Value` subclasses override.
  */
-import type { ConnectRecord } from '../../../connect/records.js';
-import type { Schema } from '../../../connect/schema.js';
+import type { ConnectRecord, Schema } from 'serverless-connect/connect';
 
 /** Reads and replaces the key or the value (with its schema) of a record. */
 export interface OperatingSide {

@@ -4,10 +4,14 @@
  * a map, a schema'd one a Struct. Class names in messages are JavaScript's (`String`, `Array`,
  * `Struct`, ...) rather than Java's.
  */
-import { DataError } from '../../../connect/errors.js';
-import { type ConnectRecord, SinkRecord } from '../../../connect/records.js';
-import { isPlainObject, type Schema } from '../../../connect/schema.js';
-import { Struct } from '../../../connect/struct.js';
+import {
+  type ConnectRecord,
+  DataError,
+  isPlainObject,
+  type Schema,
+  SinkRecord,
+  Struct,
+} from 'serverless-connect/connect';
 
 /** A schemaless map value: a `Map`, or a plain object (string keys). */
 export type MapValue = Map<unknown, unknown> | Record<string, unknown>;

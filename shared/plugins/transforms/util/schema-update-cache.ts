@@ -4,7 +4,7 @@
  * usually share a schema, so the output schema is built once. Lookups try identity first, then
  * deep schema equality, so equal schemas from different records hit the same entry.
  */
-import { type Schema, schemaEquals } from '../../../connect/schema.js';
+import { type Schema, schemaEquals } from 'serverless-connect/connect';
 
 /** A small least-recently-used map from input schema to derived schema. */
 export class SchemaUpdateCache {

@@ -4,9 +4,14 @@
  * `unix` (an int64 count of seconds, milliseconds, microseconds or nanoseconds), and the
  * logical `Date`, `Time` and `Timestamp` types (JavaScript Dates).
  */
-import { DataError } from '../../../connect/errors.js';
-import { LogicalDate, LogicalTime, LogicalTimestamp } from '../../../connect/logical-types.js';
-import { type Schema, Schemas } from '../../../connect/schema.js';
+import {
+  DataError,
+  LogicalDate,
+  LogicalTime,
+  LogicalTimestamp,
+  type Schema,
+  Schemas,
+} from 'serverless-connect/connect';
 import type { JavaDateFormat } from './java-date-format.js';
 import { utcMillis } from './java-date-tokens.js';
 import { normalizeInt64 } from './java-numbers.js';

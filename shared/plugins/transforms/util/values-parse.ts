@@ -8,8 +8,12 @@
  * Unlike Connect, arrays (`[...]`), maps (`{...}`) and ISO dates stay strings, and decimals
  * that a float cannot hold exactly become FLOAT64 rather than a rounded FLOAT32.
  */
-import { BigDecimal, LogicalDecimal } from '../../../connect/logical-types.js';
-import { type SchemaAndValue, Schemas } from '../../../connect/schema.js';
+import {
+  BigDecimal,
+  LogicalDecimal,
+  type SchemaAndValue,
+  Schemas,
+} from 'serverless-connect/connect';
 import { normalizeInt64 } from './java-numbers.js';
 
 const INTEGER = /^[+-]?\d+$/;

@@ -30,6 +30,19 @@ describe('parseCliOptions', () => {
     });
   });
 
+  it('reads the plugin modules from --plugins, else CONNECT_PLUGINS; none by default', () => {
+    // Prepare
+    const env = { CONNECT_PLUGINS: 'from-env.js' };
+    // Act
+    const flag = parseCliOptions(['--plugins', ' ./a.ts, @acme/b ,'], env);
+    const fromEnv = parseCliOptions([], env);
+    const none = parseCliOptions([], {});
+    // Assess
+    expect(flag).toMatchObject({ plugins: ['./a.ts', '@acme/b'] });
+    expect(fromEnv).toMatchObject({ plugins: ['from-env.js'] });
+    expect(none).toMatchObject({ plugins: [] });
+  });
+
   it('answers help, and refuses unknown flags and bad values', () => {
     // Act + Assess
     expect(parseCliOptions(['--help'], {})).toBe('help');

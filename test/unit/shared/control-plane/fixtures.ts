@@ -21,6 +21,7 @@ import type { ReconcileTrigger } from '../../../../shared/ports/dispatch.js';
 import type { LogFields, Logger } from '../../../../shared/ports/logger.js';
 import type { StateStore } from '../../../../shared/ports/state-store.js';
 import type { TaskState } from '../../../../shared/ports/status-store.js';
+import { testPlugins } from '../../../support/plugin-modules.js';
 import { FakeKafkaClients } from '../runtime/enumerator/fixtures.js';
 
 class TestSinkTask extends SinkTask {
@@ -150,7 +151,13 @@ export function testApi(
   const trigger = new RecordingTrigger();
   const logger = new RecordingLogger();
   const engine = createEngine(
-    { store, kafka, plugins: [testSinkDescriptor], reconcile: trigger, loggers: () => logger },
+    {
+      store,
+      kafka,
+      pluginModules: testPlugins(testSinkDescriptor),
+      reconcile: trigger,
+      loggers: () => logger,
+    },
     { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'test-cluster', ...settings },
   );
   return { store, service: engine.service, router: engine.router, trigger, logger, kafka };

@@ -17,6 +17,7 @@ import type {
   TransactionalProducer,
 } from '../../../../../shared/ports/kafka.js';
 import type { Enumerator } from '../../../../../shared/runtime/enumerator/enumerator.js';
+import { testPlugins } from '../../../../support/plugin-modules.js';
 import { testSinkDescriptor } from '../../../../support/test-sink.js';
 
 /** A cluster of topics with partition counts and end offsets, as the admin port shows it. */
@@ -159,7 +160,7 @@ export function harness(
     store,
     kafka,
     clock,
-    plugins: [testSinkDescriptor],
+    pluginModules: testPlugins(testSinkDescriptor),
     invoker: {
       invoke: async (invocation) => {
         invocations.push(invocation);

@@ -21,6 +21,7 @@ import {
 } from '../../../../../shared/runtime/sink/sink-task-runner.js';
 import { TASK_PARTITIONS_KEY } from '../../../../../shared/runtime/task/task-split.js';
 import { FakeKafka } from '../../../../support/fake-kafka.js';
+import { testPlugins } from '../../../../support/plugin-modules.js';
 import {
   RECORDING_SINK_CLASS,
   RECORDING_SYSTEM_CONFIG,
@@ -100,7 +101,7 @@ export async function harness(options: HarnessOptions = {}) {
       random: () => 0.5,
       loggers: () => logger,
       metrics: { publish: (dimensions, values) => metrics.push({ dimensions, values }) },
-      plugins: [recordingSinkDescriptor],
+      pluginModules: testPlugins(recordingSinkDescriptor),
     },
     {
       ...DEFAULT_ENGINE_SETTINGS,

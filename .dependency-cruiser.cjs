@@ -139,6 +139,32 @@ module.exports = {
       to: { path: '^shared/connect/', dependencyTypes: ['local'] },
     },
     {
+      name: 'examples-are-plugin-packages',
+      comment:
+        "an example under examples/ is a plugin package of its own: it imports its own files and the plugin API through its entry point, 'serverless-connect/connect', nothing else of ours (tests may also use the test kit)",
+      severity: 'error',
+      from: { path: '^examples/([^/]+)/' },
+      to: {
+        path: '^(shared|functions|local|infra|test|bench|scripts|types)/|^examples/(?!$1/)',
+        pathNot: '^shared/(connect|testkit)/index\\.ts$',
+      },
+    },
+    {
+      name: 'examples-import-the-package-name',
+      comment:
+        'examples reach the plugin API by its package name, as a package outside this repository does, never by a relative path',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^shared/', dependencyTypes: ['local'] },
+    },
+    {
+      name: 'examples-src-use-no-test-kit',
+      comment: "the test kit is for the example's tests, not its source",
+      severity: 'error',
+      from: { path: '^examples/[^/]+/src/' },
+      to: { path: '^shared/testkit/' },
+    },
+    {
       name: 'shared-never-imports-roots',
       comment: 'functions/, local/ and infra/ are composition roots; shared/ never imports them',
       severity: 'error',

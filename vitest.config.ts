@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
           sequence: { groupOrder: 0 },
           environment: 'node',
         },

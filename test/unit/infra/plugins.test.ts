@@ -19,6 +19,9 @@ import { selfManagedPlain } from './variants.js';
 /** The probe plugin as the tests give it: a path relative to the app's directory (the root). */
 const PROBE = 'test/fixtures/plugins/cdk-probe-plugin.ts';
 const BY_DEFAULT = './test/fixtures/plugins/default-export-plugin.ts';
+/** The worked example (examples/http-sink), a plugin package of its own. */
+const HTTP_SINK_EXAMPLE = 'examples/http-sink/src/index.ts';
+const HTTP_SINK_CLASS_NAME = 'com.example.http.HttpSinkConnector';
 
 /** `source-task` → `SourceTask`, as in the functions' logical ids. */
 const pascal = (name: string) =>
@@ -74,16 +77,19 @@ describe('functionsRoot', () => {
 });
 
 /**
- * The construct with the probe plugin, synthesized with the real bundling (the four functions,
- * local esbuild), as `cdk synth -c plugins=test/fixtures/plugins/cdk-probe-plugin.ts` does.
+ * The construct with the probe plugin and the HTTP sink example, synthesized with the real
+ * bundling (the four functions, local esbuild), as
+ * `cdk synth -c plugins=test/fixtures/plugins/cdk-probe-plugin.ts,examples/http-sink/src/index.ts`
+ * does.
  */
 describe('ServerlessConnect with plugins', () => {
   let synthesized: Synthesized;
   let bundles: Record<string, string>;
-  const stage = () => functionsRoot([PROBE], { appDir: process.cwd() });
+  const plugins = [PROBE, HTTP_SINK_EXAMPLE];
+  const stage = () => functionsRoot(plugins, { appDir: process.cwd() });
 
   beforeAll(() => {
-    synthesized = synthConstruct(() => ({ ...selfManagedPlain(), plugins: [PROBE] }), {
+    synthesized = synthConstruct(() => ({ ...selfManagedPlain(), plugins }), {
       bundle: true,
     });
     bundles = functionBundles(synthesized.template, synthesized.app.outdir);
@@ -99,9 +105,21 @@ describe('ServerlessConnect with plugins', () => {
     }
   });
 
-  it("puts the plugin's code in every function", () => {
+  it("puts the plugins' code in every function", () => {
     for (const bundle of Object.values(bundles)) {
-      expect(readFileSync(bundle, 'utf8')).toContain(PROBE_CLASS_NAME);
+      const code = readFileSync(bundle, 'utf8');
+      expect(code).toContain(PROBE_CLASS_NAME);
+      expect(code).toContain(HTTP_SINK_CLASS_NAME);
+    }
+  });
+
+  it('bundles one copy of the plugin API, shared by the engine and the example', () => {
+    for (const bundle of Object.values(bundles)) {
+      const sources = bundleSources(bundle);
+      expect(sources.filter((s) => s.endsWith('shared/connect/errors.ts'))).toHaveLength(1);
+      expect(sources.some((s) => s.includes('examples/http-sink/src/http-sink-task.ts'))).toBe(
+        true,
+      );
     }
   });
 });

@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_SINK_CLASS } from '../../../examples/http-sink/src/index.js';
 import {
   startTestEndpoint,
   type TestEndpoint,
 } from '../../../examples/http-sink/test/test-server.js';
-import { parseCliOptions } from '../../../local/runtime/cli-options.js';
-import { loadPluginModules } from '../../../local/runtime/plugin-loader.js';
-import { type LocalRuntime, startLocalRuntime } from '../../../local/runtime/start.js';
+import type { LocalRuntime } from '../../../local/runtime/start.js';
 import { createTopics, testKafka, uniqueName } from '../../support/services.js';
 import { connectorPath, eventually, type Http, httpClient } from '../e2e/support.js';
+import { startPluginRuntime } from './plugin-runtime.js';
 
 const EXAMPLE = 'examples/http-sink/src/index.ts';
 
 /**
  * `npm start -- --plugins examples/http-sink/src/index.ts`: the runtime started in this process
- * from the same options (as plugins.int.test.ts does), an `http-sink` connector of a topic the
+ * from the same options (`startPluginRuntime`), an `http-sink` connector of a topic the
  * test fills, and a local HTTP endpoint receiving its batches.
  */
 describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
@@ -25,24 +24,7 @@ describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     endpoint = await startTestEndpoint();
-    const options = parseCliOptions(
-      ['--memory', '--port', '0', '--s3-port', '0', '--plugins', EXAMPLE],
-      {},
-    );
-    if (options === 'help') throw new Error('unexpected help');
-    const { plugins, ...cli } = options;
-    runtime = await startLocalRuntime({
-      ...cli,
-      pluginModules: await loadPluginModules(plugins),
-      brokers: inject('kafkaBrokers'),
-      transactionalIdPrefix: uniqueName('http-sink'),
-      kafkaClusterId: 'http-sink-cluster',
-      enumeratorIntervalMs: 1_000,
-      writeLog: (line) => {
-        logs.push(line);
-        if (logs.length > 2_000) logs.splice(0, 1_000);
-      },
-    });
+    runtime = await startPluginRuntime(EXAMPLE, logs);
     http = httpClient(runtime.url);
   });
 

@@ -3,20 +3,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parseCliOptions } from '../../../local/runtime/cli-options.js';
-import { loadPluginModules } from '../../../local/runtime/plugin-loader.js';
-import { type LocalRuntime, startLocalRuntime } from '../../../local/runtime/start.js';
+import type { LocalRuntime } from '../../../local/runtime/start.js';
 import { ACME_SOURCE_CLASS, ACME_VERSION } from '../../fixtures/plugins/acme-plugins.js';
 import { uniqueName } from '../../support/services.js';
 import { connectorPath, eventually, type Http, httpClient } from '../e2e/support.js';
+import { startPluginRuntime } from './plugin-runtime.js';
 
 const fixtures = 'test/fixtures/plugins';
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 /**
  * `npm start -- --plugins <module>`: the runtime started in this process from the same options
- * (`parseCliOptions` → `loadPluginModules` → `startLocalRuntime`, as local/runtime/run-cli.ts
- * does), and `npm start`'s own process for a module that fails to load.
+ * (`startPluginRuntime`), and `npm start`'s own process for a module that fails to load.
  */
 describe('npm start with plugin packages', { timeout: 120_000 }, () => {
   let runtime: LocalRuntime;
@@ -24,26 +22,7 @@ describe('npm start with plugin packages', { timeout: 120_000 }, () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    const options = parseCliOptions(
-      ['--memory', '--port', '0', '--s3-port', '0', '--plugins', `${fixtures}/acme-plugins.ts`],
-      {},
-    );
-    if (options === 'help') throw new Error('unexpected help');
-    const { plugins, ...cli } = options;
-    runtime = await startLocalRuntime({
-      ...cli,
-      pluginModules: await loadPluginModules(plugins),
-      brokers: inject('kafkaBrokers'),
-      transactionalIdPrefix: uniqueName('plugins'),
-      kafkaClusterId: 'plugins-cluster',
-      enumeratorIntervalMs: 1_000,
-      sourceBudgetMs: 5_000,
-      sourceSettings: { maxIdleMs: 500, idlePollMs: 20, assignmentCheckMs: 200 },
-      writeLog: (line) => {
-        logs.push(line);
-        if (logs.length > 2_000) logs.splice(0, 1_000);
-      },
-    });
+    runtime = await startPluginRuntime(`${fixtures}/acme-plugins.ts`, logs);
     http = httpClient(runtime.url);
   });
 

@@ -11,6 +11,67 @@ import { startPluginRuntime } from './plugin-runtime.js';
 
 const EXAMPLE = 'examples/http-sink/src/index.ts';
 
+/** A new one-partition topic holding `count` JSON records `{id, qty}` keyed `order-<i>`. */
+async function filledTopic(prefix: string, count: number): Promise<string> {
+  const topic = uniqueName(prefix);
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  const producer = kafka.producer();
+  await admin.connect();
+  await producer.connect();
+  try {
+    await createTopics(admin, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
+    await producer.send({
+      topic,
+      messages: Array.from({ length: count }, (_, i) => ({
+        key: `order-${i}`,
+        value: JSON.stringify({ id: i, qty: i * 10 }),
+      })),
+    });
+  } finally {
+    await producer.disconnect();
+    await admin.disconnect();
+  }
+  return topic;
+}
+
+/** The keys of the first `count` records of `topic` (once it exists), read from the beginning. */
+async function keysIn(topic: string, count: number): Promise<string[]> {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await eventually(
+      async () => (await admin.listTopics()).includes(topic),
+      (exists) => exists,
+      30_000,
+      `topic ${topic}`,
+    );
+  } finally {
+    await admin.disconnect();
+  }
+  const consumer = kafka.consumer({ groupId: uniqueName('dlq-reader') });
+  const keys: string[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        keys.push(message.key?.toString() ?? '');
+      },
+    });
+    await eventually(
+      async () => keys.length,
+      (n) => n >= count,
+      30_000,
+      `${count} records in ${topic}`,
+    );
+  } finally {
+    await consumer.disconnect();
+  }
+  return keys;
+}
+
 /**
  * `npm start -- --plugins examples/http-sink/src/index.ts`: the runtime started in this process
  * from the same options (`startPluginRuntime`), an `http-sink` connector of a topic the
@@ -36,25 +97,7 @@ describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
 
   it('POSTs the records of a topic to the endpoint, with Idempotency-Keys, and lists the plugin', async () => {
     // Prepare: six JSON records in one partition
-    const topic = uniqueName('http-orders');
-    const kafka = testKafka();
-    const admin = kafka.admin();
-    const producer = kafka.producer();
-    await admin.connect();
-    await producer.connect();
-    try {
-      await createTopics(admin, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
-      await producer.send({
-        topic,
-        messages: [0, 1, 2, 3, 4, 5].map((i) => ({
-          key: `order-${i}`,
-          value: JSON.stringify({ id: i, qty: i * 10 }),
-        })),
-      });
-    } finally {
-      await producer.disconnect();
-      await admin.disconnect();
-    }
+    const topic = await filledTopic('http-orders', 6);
     const name = uniqueName('http-sink');
     process.env.HTTP_SINK_EXAMPLE_TOKEN = 'it-token-1234';
     // Act
@@ -93,5 +136,40 @@ describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
     expect(JSON.stringify(config.body)).not.toContain('it-token-1234');
     expect(logs.join('\n')).not.toContain('it-token-1234');
     expect(listed.body).toContainEqual({ class: HTTP_SINK_CLASS, type: 'sink', version: '0.1.0' });
+  });
+
+  it('sends the records of a batch the endpoint rejects to the DLQ with errors.tolerance=all, and goes on', async () => {
+    // Prepare: the first request is refused, the next ones accepted
+    const topic = await filledTopic('http-refused', 3);
+    const dlq = `${topic}-dlq`;
+    endpoint.script.push({ status: 400, body: 'unknown customer' });
+    const name = uniqueName('http-sink-dlq');
+    // Act
+    await http('PUT', connectorPath(name, '/config'), {
+      'connector.class': 'http-sink',
+      topics: topic,
+      'http.url': endpoint.url,
+      'batch.max.records': '2',
+      'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+      'errors.tolerance': 'all',
+      'errors.deadletterqueue.topic.name': dlq,
+      'errors.deadletterqueue.topic.replication.factor': '1',
+    });
+    const dead = await keysIn(dlq, 2).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${logs.slice(-30).join('\n')}`);
+    });
+    const accepted = await eventually(
+      async () => [...endpoint.upserted.values()].filter((r) => r.topic === topic),
+      (records) => records.length === 1,
+      30_000,
+      'the last record at the endpoint',
+    );
+    const status = await http('GET', connectorPath(name, '/status'));
+    // Assess
+    expect(dead).toEqual(['order-0', 'order-1']);
+    expect(accepted.map((r) => r.key)).toEqual(['order-2']);
+    expect(status.body.tasks[0].state).toBe('RUNNING');
   });
 });

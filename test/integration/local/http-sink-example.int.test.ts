@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HTTP_SINK_CLASS } from '../../../examples/http-sink/src/index.js';
 import {
   startTestEndpoint,
@@ -74,8 +75,9 @@ async function keysIn(topic: string, count: number): Promise<string[]> {
 
 /**
  * `npm start -- --plugins examples/http-sink/src/index.ts`: the runtime started in this process
- * from the same options (`startPluginRuntime`), an `http-sink` connector of a topic the
- * test fills, and a local HTTP endpoint receiving its batches.
+ * from the same options (`startPluginRuntime`), and once as `npm start` itself in a child
+ * process; an `http-sink` connector of a topic the test fills, and a local HTTP endpoint
+ * receiving its batches.
  */
 describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
   let runtime: LocalRuntime;
@@ -136,6 +138,73 @@ describe('the HTTP sink example under npm start', { timeout: 120_000 }, () => {
     expect(JSON.stringify(config.body)).not.toContain('it-token-1234');
     expect(logs.join('\n')).not.toContain('it-token-1234');
     expect(listed.body).toContainEqual({ class: HTTP_SINK_CLASS, type: 'sink', version: '0.1.0' });
+  });
+
+  it('runs under `npm start -- --plugins` itself, as a user types it, and stops on Ctrl-C', async () => {
+    // Prepare: npm start in a process group of its own, on the test broker
+    const topic = await filledTopic('http-npm-start', 3);
+    const child = spawn(
+      'npm',
+      ['start', '--', '--memory', '--port', '0', '--s3-port', '0', '--plugins', EXAMPLE],
+      {
+        env: { ...process.env, KAFKA_BROKERS: inject('kafkaBrokers').join(',') },
+        detached: true,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    let closed = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('close', (code, signal) => {
+        closed = true;
+        // npm re-raises the SIGINT its child stopped on, as a shell shows after Ctrl-C: 130.
+        resolve(code ?? (signal === 'SIGINT' ? 130 : null));
+      }),
+    );
+    /** Ctrl-C: SIGINT to npm start's process group, unless it has exited. */
+    const interrupt = () => {
+      if (child.pid !== undefined && !closed) process.kill(-child.pid, 'SIGINT');
+    };
+    try {
+      const url = await eventually(
+        async () => /REST API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1],
+        (found) => found !== undefined,
+        60_000,
+        'the REST API address in the banner',
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${stderr}`);
+      });
+      const api = httpClient(url as string);
+      // Act
+      await api('PUT', connectorPath(uniqueName('http-npm'), '/config'), {
+        'connector.class': 'com.example.http.HttpSinkConnector',
+        topics: topic,
+        'http.url': endpoint.url,
+        'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+        'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+        'value.converter.schemas.enable': 'false',
+      });
+      const received = await eventually(
+        async () => [...endpoint.upserted.values()].filter((r) => r.topic === topic),
+        (records) => records.length === 3,
+        60_000,
+        'three records at the endpoint',
+      );
+      interrupt();
+      const code = await exited;
+      // Assess
+      expect(stderr).toContain(`plugin module ${EXAMPLE}`);
+      expect(received.map((r) => r.key)).toEqual(['order-0', 'order-1', 'order-2']);
+      expect(stderr).toMatch(/^stopped$/m);
+      expect([0, 130]).toContain(code);
+    } finally {
+      interrupt();
+      await exited;
+    }
   });
 
   it('sends the records of a batch the endpoint rejects to the DLQ with errors.tolerance=all, and goes on', async () => {

@@ -10,7 +10,6 @@ import { connectorPath, eventually, type Http, httpClient } from '../e2e/support
 import { startPluginRuntime } from './plugin-runtime.js';
 
 const fixtures = 'test/fixtures/plugins';
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 /**
  * `npm start -- --plugins <module>`: the runtime started in this process from the same options
@@ -65,9 +64,20 @@ describe('npm start with plugin packages', { timeout: 120_000 }, () => {
     try {
       // Act
       const exit = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        // npm start's command: node --import tsx local/main.ts
         execFile(
-          tsx,
-          ['local/main.ts', '--data-dir', dataDir, '--port', '0', '--s3-port', '0'],
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'local/main.ts',
+            '--data-dir',
+            dataDir,
+            '--port',
+            '0',
+            '--s3-port',
+            '0',
+          ],
           {
             env: {
               ...process.env,

@@ -43,8 +43,8 @@ import type { BenchServices } from './services.js';
  * `source-eos-floor` compares the protocol's own floor with that same-records baseline: the
  * bare producer doing what every exactly-once transaction of docs/exactly-once-source.md must
  * do, with raw clients and nothing else: the same records plus one Connect offset record in one
- * send, then the commit marker (sendOffsets) and the `pending` write (one conditional UpdateItem
- * of a few hundred bytes, raw SDK) at the same time, then the commit. No implementation of the
+ * send, then the `pending` write (one conditional UpdateItem of a few hundred bytes, raw SDK),
+ * then the commit. No implementation of the
  * protocol can beat it on these services; the distance between ours and the floor is the
  * runtime's own cost (at least once has no per-batch protocol cost: its floor is the baseline).
  */
@@ -343,39 +343,28 @@ export async function runSourceBench(
         },
       ],
     });
-    await Promise.all([
-      tx.sendOffsets({
-        consumerGroupId: `${name}-floor-marker`,
-        topics: [
-          {
-            topic: settings.offsetsTopic,
-            partitions: [{ partition: 0, offset: String(seq) }],
-          },
-        ],
-      }),
-      client.send(
-        new UpdateItemCommand({
-          TableName: tableName,
-          Key: {
-            [partitionKey.name]: { S: `floor#${connectorName}` },
-            [sortKey.name]: { S: 'offsets#0' },
-          },
-          UpdateExpression: 'SET #pending = :pending, #seq = :seq',
-          ConditionExpression: 'attribute_not_exists(#seq) OR #seq < :seq',
-          ExpressionAttributeNames: { '#pending': 'pending', '#seq': 'seq' },
-          ExpressionAttributeValues: {
-            ':seq': { N: String(seq) },
-            ':pending': {
-              M: {
-                seq: { N: String(seq) },
-                offsets: { S: `[{"partition":{"partition":0},"offset":${offsetJson}}]` },
-                positions: { S: `[{"topic":"${topic}","partition":0,"offset":"${seq}"}]` },
-              },
+    await client.send(
+      new UpdateItemCommand({
+        TableName: tableName,
+        Key: {
+          [partitionKey.name]: { S: `floor#${connectorName}` },
+          [sortKey.name]: { S: 'offsets#0' },
+        },
+        UpdateExpression: 'SET #pending = :pending, #seq = :seq',
+        ConditionExpression: 'attribute_not_exists(#seq) OR #seq < :seq',
+        ExpressionAttributeNames: { '#pending': 'pending', '#seq': 'seq' },
+        ExpressionAttributeValues: {
+          ':seq': { N: String(seq) },
+          ':pending': {
+            M: {
+              seq: { N: String(seq) },
+              offsets: { S: `[{"partition":{"partition":0},"offset":${offsetJson}}]` },
+              positions: { S: `[{"topic":"${topic}","partition":0,"offset":"${seq}"}]` },
             },
           },
-        }),
-      ),
-    ]);
+        },
+      }),
+    );
     await tx.commit();
   };
   const bareRound = async (batches: readonly Message[][]) => {

@@ -28,7 +28,7 @@ export interface FunctionsOptions {
   /** Kafka Connect's `exactly.once.source.support` (`EXACTLY_ONCE_SOURCE`). @default true */
   readonly exactlyOnceSource?: boolean;
   /**
-   * Prefix of the tasks' transactional ids and commit-marker groups. Give each deployment that
+   * Prefix of the source tasks' transactional ids. Give each deployment that
    * shares a Kafka cluster its own.
    * @default 'serverless-connect'
    */

@@ -44,9 +44,9 @@ export function mskIamStatements(
         'kafka-cluster:AlterGroup',
         'kafka-cluster:DeleteGroup',
       ],
-      // Sink mapping groups are `connect-<connector>-<topic>`; source commit markers
-      // `<prefix>-<connector>-<task>`.
-      resources: [arn('group', 'connect-*'), arn('group', `${transactionalIdPrefix}-*`)],
+      // Sink mapping groups are `connect-<connector>-<topic>` (the Kafka sink commits its
+      // offsets to them inside its transactions).
+      resources: [arn('group', 'connect-*')],
     }),
     new PolicyStatement({
       sid: 'MskIamTransactionalIds',

@@ -277,7 +277,7 @@ export class OffsetsApi {
     }
     if (descriptor.type === 'source' && (tasks.fencing ?? []).length > 0) {
       if (fenced) throw stillFencing(name);
-      await this.#fenceZombies(name, tasks, record.config);
+      await this.#fenceZombies(name, tasks);
       return this.#requireStopped(name, true);
     }
     return { config: record.config, descriptor };
@@ -296,7 +296,7 @@ export class OffsetsApi {
    * Kafka clients to fence with. Other failures propagate (a 500, as Connect's "Failed to
    * perform zombie fencing").
    */
-  async #fenceZombies(name: string, tasks: TaskConfigSet, config: ConfigMap): Promise<void> {
+  async #fenceZombies(name: string, tasks: TaskConfigSet): Promise<void> {
     const ctx = this.#ctx;
     const clients = ctx.zombieFencing;
     if (clients === undefined) throw stillFencing(name);
@@ -309,14 +309,13 @@ export class OffsetsApi {
       admin: clients.admin,
       settings: {
         transactionalIdPrefix: clients.transactionalIdPrefix,
-        offsetsTopic: clients.offsetsTopic,
         dispatchConcurrency: DEFAULT_ENUMERATOR_SETTINGS.dispatchConcurrency,
       },
     };
     const fields = () => ({ connector: name, tasks: tasks.fencing, ms: ctx.clock.now() - started });
     let outcome: 'fenced' | 'timed-out';
     try {
-      outcome = await fenceZombiesWithin(deps, name, tasks, config, ctx.zombieFencingTimeoutMs);
+      outcome = await fenceZombiesWithin(deps, name, tasks, ctx.zombieFencingTimeoutMs);
     } catch (error) {
       const retriable =
         error instanceof ConflictError || (error instanceof ConnectError && error.retriable);

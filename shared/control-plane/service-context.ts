@@ -30,12 +30,10 @@ export const MAX_CONNECTOR_NAME_BYTES = 1024;
 export interface ZombieFencingClients {
   /** Builds the throwaway transactional producers whose initialisation fences the old ones. */
   readonly kafka: Pick<KafkaClientFactory, 'transactionalProducer'>;
-  /** Reads commit markers and record fates to settle what the fenced tasks left pending. */
+  /** Reads record fates to settle what the fenced tasks left pending. */
   readonly admin: KafkaAdminPort;
   /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
   readonly transactionalIdPrefix: string;
-  /** The deployment's offsets topic (OFFSETS_TOPIC), for connectors without their own. */
-  readonly offsetsTopic: string;
 }
 
 /** The ports the control plane works over. */

@@ -277,7 +277,6 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
         workerId: settings.enumerator?.workerId ?? settings.workerId,
         // The source tasks' names: the enumerator fences their producers and settles their offsets.
         transactionalIdPrefix: settings.transactionalIdPrefix,
-        offsetsTopic: settings.offsetsTopic,
       },
     });
   };
@@ -294,7 +293,6 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
           kafka,
           admin,
           transactionalIdPrefix: settings.transactionalIdPrefix,
-          offsetsTopic: settings.offsetsTopic,
         },
       },
       {

@@ -19,11 +19,6 @@ export interface EnumeratorSettings {
   readonly mappings: MappingDefaults;
   /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
   readonly transactionalIdPrefix: string;
-  /**
-   * The deployment's offsets topic (OFFSETS_TOPIC), for source connectors without
-   * `offsets.storage.topic`: where the zombie-fencing round looks up a fenced task's commit marker.
-   */
-  readonly offsetsTopic: string;
 }
 
 export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
@@ -32,7 +27,6 @@ export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
   connectorConcurrency: 4,
   mappings: DEFAULT_MAPPING_SETTINGS,
   transactionalIdPrefix: 'serverless-connect',
-  offsetsTopic: 'connect-offsets',
 };
 
 export interface EnumeratorDeps {

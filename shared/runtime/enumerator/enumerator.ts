@@ -106,7 +106,7 @@ export class Enumerator {
     let report: ConnectorReport;
     if (record.targetState === 'STOPPED') {
       taskSet = await writeTaskConfigs(store.configs, record, async () => [], taskSet);
-      taskSet = await fenceZombies(this.deps, name, taskSet, 'source', record.config);
+      taskSet = await fenceZombies(this.deps, name, taskSet, 'source');
       report = await this.#reconcileStopped(record, taskSet);
     } else {
       report = await this.#reconcileStarted(record, taskSet);
@@ -221,7 +221,7 @@ export class Enumerator {
           topics = written.topics;
         }
       }
-      taskSet = await fenceZombies(this.deps, name, taskSet, kind, resolved);
+      taskSet = await fenceZombies(this.deps, name, taskSet, kind);
     } catch (error) {
       if (error instanceof ConnectorChangedError) throw error;
       failure = error;

@@ -1,17 +1,4 @@
-/**
- * The zombie-fencing round (KIP-618's zombie fencing; Kafka Connect's `fenceZombieSourceTasks`):
- * every task a task-config write replaced (changed generation, or removed) is fenced before any
- * task of the connector starts again. Its one home: the enumerator runs it on every run that
- * reads a non-empty list (`fenceZombies`), and the REST API runs the same round inside
- * `PATCH`/`DELETE /connectors/{c}/offsets` right after a stop, bounded (`fenceZombiesWithin`), as
- * Kafka Connect's leader fences zombies inside its alter-offsets request
- * (`DistributedHerder.modifyConnectorOffsets`).
- *
- * Not to be confused with the lease fence (ports/lease-store.ts), the token every write of a
- * live invocation carries; the round raises it for the tasks it fences. docs/architecture.md, "Glossary".
- */
-import { ConnectorConfigNames } from '../../config/connector-config-defs.js';
-import type { ConfigMap, TaskConfigSet } from '../../ports/config-store.js';
+import type { TaskConfigSet } from '../../ports/config-store.js';
 import { StaleVersionError } from '../../ports/errors.js';
 import type { TaskRef } from '../../ports/lease-store.js';
 import { mapLimit } from '../task/concurrency.js';
@@ -23,7 +10,7 @@ const STALE_RETRIES = 5;
 /** The settings the round reads (the enumerator's, or the REST API's for a stop). */
 export type ZombieFencingSettings = Pick<
   EnumeratorSettings,
-  'transactionalIdPrefix' | 'offsetsTopic' | 'dispatchConcurrency'
+  'transactionalIdPrefix' | 'dispatchConcurrency'
 >;
 
 /** What the round needs: the enumerator runs it with its own deps, the REST API with its own. */
@@ -48,8 +35,8 @@ export type ZombieFencingDeps = Pick<
  * open transaction (or waits for a commit already under way). The round then settles what the
  * fenced invocation left pending (a running task always has its last transaction pending:
  * transaction N is promoted only with N+1's pending entry), so the offsets a stopped connector
- * shows are those committed to Kafka: the pending transaction's fate (commit marker, else its
- * offset record, as recovery decides it) promotes or discards it, in one write conditional on
+ * shows are those committed to Kafka: the pending transaction's fate (its first offset record,
+ * as recovery decides it) promotes or discards it, in one write conditional on
  * the task staying unleased at the revoked epoch. A fate not decided yet, a task leased again
  * meanwhile, or a failure of this step (logged, never failing the round) leaves the entry to the
  * next start's recovery, or to the next owner of its source partitions (see
@@ -69,20 +56,14 @@ export type ZombieFencingDeps = Pick<
  * and fences again).
  *
  * Sink tasks hold no lease or producer of their own: their list is only emptied.
- *
- * `config` is the connector's config; only its `offsets.storage.topic` is read (the marker
- * topic, else `settings.offsetsTopic`).
  */
 export async function fenceZombies(
   deps: ZombieFencingDeps,
   name: string,
   initial: TaskConfigSet,
   kind: 'source' | 'sink',
-  config: ConfigMap,
 ): Promise<TaskConfigSet> {
   const { store, kafka, settings } = deps;
-  const markerTopic =
-    config[ConnectorConfigNames.OFFSETS_STORAGE_TOPIC]?.trim() || settings.offsetsTopic;
   let current = initial;
   for (let attempt = 0; (current.fencing ?? []).length > 0; attempt += 1) {
     if (kind === 'source') {
@@ -96,10 +77,7 @@ export async function fenceZombies(
         } finally {
           await producer.close();
         }
-        await settleZombiePending(deps, ref, revokedEpoch, {
-          markerGroup: transactionalId,
-          markerTopic,
-        });
+        await settleZombiePending(deps, ref, revokedEpoch);
       });
     }
     try {
@@ -122,11 +100,10 @@ export async function fenceZombiesWithin(
   deps: ZombieFencingDeps,
   name: string,
   tasks: TaskConfigSet,
-  config: ConfigMap,
   timeoutMs: number,
 ): Promise<'fenced' | 'timed-out'> {
   const started = deps.clock.now();
-  const round = fenceZombies(deps, name, tasks, 'source', config).then(
+  const round = fenceZombies(deps, name, tasks, 'source').then(
     (): { readonly error?: unknown } => ({}),
     (error: unknown) => ({ error }),
   );
@@ -157,14 +134,13 @@ async function settleZombiePending(
   deps: ZombieFencingDeps,
   ref: TaskRef,
   revokedEpoch: number,
-  marker: { readonly markerGroup: string; readonly markerTopic: string },
 ): Promise<void> {
   const { store, admin, logger } = deps;
   const fields = { connector: ref.connector, task: ref.task };
   try {
     const { committed, pending } = await store.offsets.getSourceOffsets(ref);
     if (pending === undefined || pending.seq <= (committed?.seq ?? 0)) return;
-    const fate = await pendingFate(admin, marker, pending);
+    const fate = await pendingFate(admin, pending);
     if (fate.decided === 'open') {
       logger.debug(
         'the fenced task left a transaction still undecided; its next start settles it',

@@ -120,7 +120,7 @@ export class ProducerPool {
 /**
  * At-least-once mode: the batch protocol of {@link ProducerTransaction} over an idempotent
  * producer. Sends are acknowledged (acks=all) when they return, so offsets recorded after them
- * never run ahead of the records; there is no marker and nothing to commit or abort (a crash
+ * never run ahead of the records; there is nothing to commit or abort (a crash
  * may repeat the last batch, never lose it).
  */
 export function untransacted(producer: IdempotentProducer): ProducerTransaction {

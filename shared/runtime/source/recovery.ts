@@ -14,16 +14,13 @@ export interface RecoveryDeps {
 export interface RecoveryRequest {
   readonly ref: TaskRef;
   readonly fence: LeaseFence;
-  /** The commit-marker group (`<prefix>-<connector>-<task>`), committed at seq on markerTopic-0. */
-  readonly markerGroup: string;
-  readonly markerTopic: string;
   /** How long to wait for an undecided fate before giving up (retriable), in ms. */
   readonly fateTimeoutMs?: number;
 }
 
 export type RecoveryOutcome =
   | { readonly kind: 'clean' }
-  | { readonly kind: 'promoted'; readonly via: 'marker' | 'log' }
+  | { readonly kind: 'promoted' }
   | { readonly kind: 'discarded' };
 
 export interface RecoveryResult {
@@ -37,12 +34,10 @@ const none: CommittedSourceOffsets = { seq: 0, offsets: [] };
  * Step 1 of the exactly-once source protocol (docs/exactly-once-source.md). Must run after the
  * task's transactional producer was initialised, which completes or aborts any transaction an
  * earlier invocation left open. A pending entry above `committed` belongs to an invocation that
- * died around its commit; its fate decides whether its offsets count:
- * - the commit marker (the marker group's committed offset, written in the same transaction) at
- *   or above pending.seq proves it committed;
- * - otherwise the marker may only be stale, so the offsets topic decides: the pending's first
- *   offset record visible to read_committed readers means committed; not visible once the
- *   partition's stable end passed it means aborted.
+ * died around its commit; its fate decides whether its offsets count: the pending's first
+ * offset record (its probe) visible to read_committed readers means committed; not visible once
+ * the partition's stable end passed it means aborted; a pending without a probe advanced no
+ * offsets and is discarded.
  */
 export async function recoverSourceOffsets(
   deps: RecoveryDeps,
@@ -58,10 +53,10 @@ export async function recoverSourceOffsets(
 
   const deadline = deps.now() + (request.fateTimeoutMs ?? 30_000);
   for (;;) {
-    const fate = await pendingFate(deps.admin, request, pending);
+    const fate = await pendingFate(deps.admin, pending);
     if (fate.decided === 'committed') {
       const promoted = await deps.offsets.promotePendingSourceOffsets(ref, pending.seq, fence);
-      return { committed: promoted, outcome: { kind: 'promoted', via: fate.via } };
+      return { committed: promoted, outcome: { kind: 'promoted' } };
     }
     if (fate.decided === 'aborted') {
       await deps.offsets.discardPendingSourceOffsets(ref, pending.seq, fence);

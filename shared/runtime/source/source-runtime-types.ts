@@ -13,7 +13,7 @@ import type { RecoveryOutcome } from './recovery.js';
 import type { SourceCheckpoint } from './source-transaction.js';
 
 export interface SourceRuntimeSettings {
-  /** Prefix of transactional ids and commit-marker groups: `<prefix>-<connector>-<task>`. */
+  /** Prefix of transactional ids: `<prefix>-<connector>-<task>`. */
   readonly transactionalIdPrefix: string;
   /** The offsets topic when the connector sets no `offsets.storage.topic`. */
   readonly offsetsTopic: string;

@@ -178,7 +178,7 @@ class SourceSession {
           sleep: deps.sleep,
           now: () => deps.clock.now(),
         },
-        { ref, fence: this.lease, markerGroup: this.#transactionalId, markerTopic: offsetsTopic },
+        { ref, fence: this.lease },
       );
       this.#recovery = recovered.outcome;
       await deps.store.status.putTaskStatus(
@@ -195,19 +195,7 @@ class SourceSession {
         // Connect offers a TransactionContext only under exactly-once support.
         connectorDefinesBoundaries:
           deps.settings.exactlyOnce && config.transactionBoundary === 'connector',
-        pendingFateOf: (task, pending) =>
-          pendingFate(
-            admin,
-            {
-              markerGroup: transactionalIdOf(
-                deps.settings.transactionalIdPrefix,
-                invocation.connector,
-                task,
-              ),
-              markerTopic: offsetsTopic,
-            },
-            pending,
-          ),
+        pendingFateOf: (_task, pending) => pendingFate(admin, pending),
       });
       const task = connector.createTask();
       this.#task = task;
@@ -224,7 +212,6 @@ class SourceSession {
           fence: this.lease,
           connector: invocation.connector,
           offsetsTopic,
-          markerGroup: this.#transactionalId,
           offsets: deps.store.offsets,
           checkpoint: (point: SourceCheckpoint) => this.#checkpoint(point),
           now: () => deps.clock.now(),

@@ -23,7 +23,6 @@ export interface TransactionScope {
   readonly fence: LeaseFence;
   readonly connector: string;
   readonly offsetsTopic: string;
-  readonly markerGroup: string;
   readonly offsets: OffsetStore;
   readonly checkpoint: (point: SourceCheckpoint) => Promise<void>;
   readonly now: () => number;
@@ -63,7 +62,7 @@ function sameFlatObject(
 /**
  * One Kafka transaction of a source task (steps 2 to 6 of docs/exactly-once-source.md): the
  * records of one or more polls, then Kafka Connect offset records for every source partition
- * they advanced, the commit marker, `pending` in the state store, the commit, the promotion.
+ * they advanced, `pending` in the state store, the commit, the promotion.
  */
 export class SourceTransaction {
   /** Every polled record the transaction took, in its envelope. */
@@ -76,7 +75,6 @@ export class SourceTransaction {
   readonly #latest: Map<string, SourceRecord>;
   #lastPartition: Readonly<Record<string, unknown>> | undefined;
   #lastKey = '';
-  #firstPosition: TopicPartitionOffset | undefined;
   #recordCount = 0;
   #deadLetterCount = 0;
 
@@ -169,7 +167,6 @@ export class SourceTransaction {
     }
     for (const record of extra) records[next++] = record;
     const positions = await this.tx.send(records);
-    if (count > 0) this.#firstPosition ??= positions[0];
     next = 0;
     for (const envelope of buffered) {
       if (envelope.outgoing !== null) envelope.written = positions[next++];
@@ -180,7 +177,7 @@ export class SourceTransaction {
   }
 
   /**
-   * Writes the offset records and the marker, records `pending` (in the same store write,
+   * Writes the offset records, records `pending` (in the same store write,
    * promotes `previous`, the transaction committed before this one, if it is still pending, then
    * calls `onPromoted`), and commits. Its own promotion is left to the caller.
    */
@@ -198,7 +195,10 @@ export class SourceTransaction {
     const offsetPositions = await this.#flush(
       advanced.map((entry) => offsetRecord(scope.offsetsTopic, scope.connector, entry)),
     );
-    const probe = offsetPositions[0] ?? this.#firstPosition;
+    // The probe: the first offset record, whose fate is the transaction's. A transaction that
+    // advanced no source offsets has none; its pending changes no offsets and recovery discards
+    // it without a probe.
+    const probe = offsetPositions[0];
     // Each advanced entry is stamped, so a partition that moved between tasks resolves to the
     // entry advanced last (see SourceTaskContextImpl).
     const at = scope.now();
@@ -211,27 +211,17 @@ export class SourceTransaction {
         ? []
         : [{ topic: probe.topic, partition: probe.partition, offset: String(probe.offset) }];
     const pending = { seq, offsets, positions };
-    const writePending = async (): Promise<void> => {
-      if (previous === undefined) {
-        await scope.offsets.writePendingSourceOffsets(scope.ref, pending, scope.fence);
-        return;
-      }
-      const { ref, fence } = scope;
+    if (previous === undefined) {
+      await scope.offsets.writePendingSourceOffsets(scope.ref, pending, scope.fence);
+    } else {
       await scope.offsets.promoteAndWritePendingSourceOffsets(
-        ref,
+        scope.ref,
         previous.committed.seq,
         pending,
-        fence,
+        scope.fence,
       );
       onPromoted();
-    };
-    // The marker and `pending` are independent; both must be in place before the commit.
-    await Promise.all([
-      this.tx.sendOffsets(scope.markerGroup, [
-        { topic: scope.offsetsTopic, partition: 0, offset: seq },
-      ]),
-      writePending(),
-    ]);
+    }
     await scope.checkpoint('after-pending');
     await this.tx.commit();
     await scope.checkpoint('after-commit');

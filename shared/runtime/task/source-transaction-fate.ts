@@ -7,35 +7,29 @@
 import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { PendingSourceOffsets } from '../../ports/offset-store.js';
 
-/**
- * The transactional id of a source task, `<prefix>-<connector>-<task>`; also the consumer group
- * its commit markers are committed to.
- */
+/** The transactional id of a source task, `<prefix>-<connector>-<task>`. */
 export function transactionalIdOf(prefix: string, connector: string, task: number): string {
   return `${prefix}-${connector}-${task}`;
 }
 
 /** What became of a pending transaction, as far as Kafka can tell now. */
 export type PendingFate =
-  | { readonly decided: 'committed'; readonly via: 'marker' | 'log' }
+  | { readonly decided: 'committed' }
   | { readonly decided: 'aborted' }
   | { readonly decided: 'open' };
 
 /**
- * The fate of `pending`: the commit marker at or above its seq proves it committed; otherwise
- * its first offset record decides (visible to read_committed readers = committed, passed by the
- * stable end and invisible = aborted, else still open). A pending that wrote no record can be
- * dropped (it is treated as aborted: its offsets are re-derived from committed).
+ * The fate of `pending`, read from its probe, the first offset record its transaction wrote:
+ * visible to read_committed readers = committed, passed by the stable end and invisible =
+ * aborted, else still open. A pending without a probe comes from a transaction that advanced no
+ * source offsets: it changes no offsets, so it is discarded (treated as aborted) without a read.
+ * (Pending entries written before the commit marker was dropped may name a data record when
+ * their transaction advanced no offsets; its fate is read the same way.)
  */
 export async function pendingFate(
   admin: KafkaAdminPort,
-  marker: { readonly markerGroup: string; readonly markerTopic: string },
   pending: PendingSourceOffsets,
 ): Promise<PendingFate> {
-  const markers = await admin.committedOffsets(marker.markerGroup, marker.markerTopic);
-  if ((markers.find((m) => m.partition === 0)?.offset ?? 0) >= pending.seq) {
-    return { decided: 'committed', via: 'marker' };
-  }
   const position = pending.positions[0];
   if (position === undefined) return { decided: 'aborted' };
   const fate = await admin.transactionalRecordFate({
@@ -43,5 +37,5 @@ export async function pendingFate(
     partition: position.partition,
     offset: Number(position.offset),
   });
-  return fate === 'committed' ? { decided: 'committed', via: 'log' } : { decided: fate };
+  return { decided: fate };
 }

@@ -49,10 +49,8 @@ describe('KafkaAccess', () => {
       Resource: MSK_ARN,
     });
     expect(of('MskIamTopics').Resource).toBe(`${base}:topic/${cluster}/*`);
-    expect(of('MskIamGroups').Resource).toEqual([
-      `${base}:group/${cluster}/connect-*`,
-      `${base}:group/${cluster}/sc-prod-*`,
-    ]);
+    // Only the sink mapping groups: source transactions commit no group offsets (ADR 0005).
+    expect(of('MskIamGroups').Resource).toBe(`${base}:group/${cluster}/connect-*`);
     expect(of('MskIamTransactionalIds').Resource).toBe(
       `${base}:transactional-id/${cluster}/sc-prod-*`,
     );

@@ -17,11 +17,11 @@ const NAME = 'gen';
 const TXID = 'serverless-connect-gen-0';
 const ref = { connector: NAME, task: 0 };
 
-function pending(seq: number, topic: string): PendingSourceOffsets {
+function pending(seq: number, topic: string, probe = true): PendingSourceOffsets {
   return {
     seq,
     offsets: [{ partition: { p: 0 }, offset: { seq: seq * 10 }, at: seq }],
-    positions: [{ topic, partition: 3, offset: String(seq * 100) }],
+    positions: probe ? [{ topic, partition: 3, offset: String(seq * 100) }] : [],
   };
 }
 
@@ -31,19 +31,10 @@ class FateCluster extends FakeCluster {
   failure: Error | undefined;
   readonly asked: TopicPartitionOffset[] = [];
 
-  override async committedOffsets(groupId: string, topic: string) {
-    if (this.failure !== undefined) throw this.failure;
-    return super.committedOffsets(groupId, topic);
-  }
-
   async transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
     this.asked.push(position);
+    if (this.failure !== undefined) throw this.failure;
     return this.fate;
-  }
-
-  /** The commit marker of the task's transactional id at `seq`. */
-  marker(topic: string, seq: number): void {
-    this.groups.set(TXID, new Map([[`${topic}-0`, seq]]));
   }
 }
 
@@ -51,7 +42,7 @@ class FateCluster extends FakeCluster {
  * A source connector with one task whose invocation committed transaction 1 and wrote
  * transaction 2 pending (as it stands between two transactions), the task still leased.
  */
-async function setup(extra: Record<string, string> = {}) {
+async function setup(extra: Record<string, string> = {}, probe = true) {
   const cluster = new FateCluster();
   const warnings: { message: string; fields: LogFields | undefined }[] = [];
   const logger = {
@@ -74,7 +65,6 @@ async function setup(extra: Record<string, string> = {}) {
     clock: h.clock,
     settings: {
       transactionalIdPrefix: DEFAULT_ENGINE_SETTINGS.transactionalIdPrefix,
-      offsetsTopic: DEFAULT_ENGINE_SETTINGS.offsetsTopic,
       dispatchConcurrency: DEFAULT_ENUMERATOR_SETTINGS.dispatchConcurrency,
     },
   };
@@ -90,7 +80,12 @@ async function setup(extra: Record<string, string> = {}) {
   });
   const topic = extra['offsets.storage.topic'] ?? 'connect-offsets';
   await h.store.offsets.writePendingSourceOffsets(ref, pending(1, topic), lease);
-  await h.store.offsets.promoteAndWritePendingSourceOffsets(ref, 1, pending(2, topic), lease);
+  await h.store.offsets.promoteAndWritePendingSourceOffsets(
+    ref,
+    1,
+    pending(2, topic, probe),
+    lease,
+  );
   return { h, cluster, deps, enumerator, warnings, onConnect, config, topic, lease };
 }
 
@@ -101,15 +96,16 @@ async function stop(s: Awaited<ReturnType<typeof setup>>) {
 }
 
 describe('fenceZombies', () => {
-  it('promotes what a stopped task left pending when its commit marker shows Kafka committed it', async () => {
+  it('promotes what a stopped task left pending when its offset record shows Kafka committed it', async () => {
     // Prepare
     const s = await setup({ 'offsets.storage.topic': 'gen-offsets' });
-    s.cluster.marker('gen-offsets', 2);
+    s.cluster.fate = 'committed';
     // Act
     const report = await stop(s);
     // Assess
     expect(report.state).toBe('STOPPED');
     expect(s.h.fenced).toEqual([TXID]);
+    expect(s.cluster.asked).toEqual([{ topic: 'gen-offsets', partition: 3, offset: 200 }]);
     expect(await s.h.store.offsets.getSourceOffsets(ref)).toEqual({
       ...ref,
       committed: { seq: 2, offsets: pending(2, 'gen-offsets').offsets },
@@ -117,23 +113,22 @@ describe('fenceZombies', () => {
     expect((await s.h.store.configs.getTaskConfigs(NAME)).fencing).toBeUndefined();
   });
 
-  it('promotes through the offset record, looking for the marker in the deployment offsets topic when the connector names none', async () => {
-    // Prepare: a marker in another topic does not count; the offset record is visible.
-    const s = await setup();
-    s.cluster.marker('other-offsets', 2);
-    s.cluster.fate = 'committed';
+  it('discards, without reading Kafka, a pending whose transaction advanced no source offsets', async () => {
+    // Prepare: transaction 2 wrote records but no offset record, so it has no probe.
+    const s = await setup({}, false);
     // Act
     await stop(s);
     // Assess
-    expect(s.cluster.asked).toEqual([{ topic: 'connect-offsets', partition: 3, offset: 200 }]);
-    expect((await s.h.store.offsets.getSourceOffsets(ref)).committed?.seq).toBe(2);
-    expect((await s.h.store.offsets.getSourceOffsets(ref)).pending).toBeUndefined();
+    expect(s.cluster.asked).toEqual([]);
+    expect(await s.h.store.offsets.getSourceOffsets(ref)).toEqual({
+      ...ref,
+      committed: { seq: 1, offsets: pending(1, 'connect-offsets').offsets },
+    });
   });
 
   it('discards what a stopped task left pending when Kafka aborted its transaction', async () => {
     // Prepare
     const s = await setup();
-    s.cluster.marker('connect-offsets', 1);
     s.cluster.fate = 'aborted';
     // Act
     await stop(s);
@@ -179,7 +174,7 @@ describe('fenceZombies', () => {
   it('settles nothing when a new invocation took the task between the revoke and the settle', async () => {
     // Prepare: a reconfiguration replaces task 0; its new generation starts during the round.
     const s = await setup();
-    s.cluster.marker('connect-offsets', 2);
+    s.cluster.fate = 'committed';
     const set = await s.h.store.configs.putTaskConfigs(NAME, [{ ...s.config, changed: 'yes' }], 1);
     s.onConnect.hook = async () => {
       await s.h.store.leases.acquireLease({
@@ -190,7 +185,7 @@ describe('fenceZombies', () => {
       });
     };
     // Act
-    const done = await fenceZombies(s.deps, NAME, set, 'source', s.config);
+    const done = await fenceZombies(s.deps, NAME, set, 'source');
     // Assess
     expect(done.fencing).toBeUndefined();
     expect((await s.h.store.offsets.getSourceOffsets(ref)).pending?.seq).toBe(2);
@@ -200,11 +195,11 @@ describe('fenceZombies', () => {
   it('leaves the offsets of a sink connector task list alone', async () => {
     // Prepare
     const s = await setup();
-    s.cluster.marker('connect-offsets', 2);
+    s.cluster.fate = 'committed';
     await s.h.store.configs.setTargetState(NAME, 'STOPPED');
     const set = await s.h.store.configs.putTaskConfigs(NAME, [], 1);
     // Act
-    const done = await fenceZombies(s.deps, NAME, set, 'sink', s.config);
+    const done = await fenceZombies(s.deps, NAME, set, 'sink');
     // Assess
     expect(done.fencing).toBeUndefined();
     expect(s.h.fenced).toEqual([]);

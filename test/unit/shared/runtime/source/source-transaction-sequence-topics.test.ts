@@ -81,7 +81,6 @@ async function setup(options: { flushAt?: number; enabled?: boolean } = {}) {
       fence: lease,
       connector: 'c',
       offsetsTopic: 'offsets',
-      markerGroup: 'marker',
       offsets: store.offsets,
       checkpoint: async () => {},
       now: () => 1_000,

@@ -56,8 +56,8 @@ function fakeTransaction(
         }),
       );
     },
-    sendOffsets: async (_group, offsets) => {
-      log.push(`marker ${offsets[0]?.offset}`);
+    sendOffsets: async (group) => {
+      log.push(`sendOffsets ${group}`); // a source transaction commits no group offsets
     },
     commit: async () => {
       log.push('commit');
@@ -113,7 +113,6 @@ async function setup(foldPromotions = true) {
       fence: lease,
       connector: 'c',
       offsetsTopic: 'offsets',
-      markerGroup: 'marker',
       offsets,
       checkpoint: async () => {},
       now: () => 1_000,
@@ -160,11 +159,9 @@ describe('SourceTransactionSequence', () => {
     expect(afterFirst.pending?.seq).toBe(1);
     expect(beforePromotion).toEqual([
       'send 2', // record 1 and its offset record
-      'marker 1',
       'pending 1',
       'commit',
       'send 2',
-      'marker 2',
       'promote 1 + pending 2', // one store write for the second transaction
       'commit',
       'commitRecord 1',
@@ -182,6 +179,35 @@ describe('SourceTransactionSequence', () => {
     expect(stored.pending).toBeUndefined();
     expect(sequence.committed.seq).toBe(2);
     expect(sequence.transactions).toBe(2);
+  });
+
+  it('names its first offset record as the probe of its pending entry, never a data record', async () => {
+    const { sequence, store } = await setup();
+
+    await sequence.send([processed(record(1), outgoing(1)), processed(record(2, 1), outgoing(2))]);
+    await sequence.commit();
+
+    const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    // Records at 100 and 101, then the offset records of p=0 and p=1 at 102 and 103.
+    expect(stored.pending?.positions).toEqual([{ topic: 'offsets', partition: 0, offset: '102' }]);
+  });
+
+  it('writes a pending entry without a probe for a transaction that advanced no source offsets', async () => {
+    const { sequence, store, log } = await setup();
+    const unpositioned = new SourceRecord({
+      sourcePartition: null,
+      sourceOffset: null,
+      topic: 'out',
+      key: null,
+      value: 7,
+    });
+
+    await sequence.send([processed(unpositioned, outgoing(7))]);
+    await sequence.commit();
+
+    const stored = await store.offsets.getSourceOffsets({ connector: 'c', task: 0 });
+    expect(log).toEqual(['send 1', 'pending 1', 'commit']);
+    expect(stored.pending).toEqual({ seq: 1, offsets: [], positions: [] });
   });
 
   it("reports each record with where it landed once its transaction's offsets are promoted", async () => {
@@ -242,17 +268,14 @@ describe('SourceTransactionSequence', () => {
     expect(aborted).toEqual({ produced: 1, deadLetters: 1 }); // record 2 and its dead letter
     expect(log).toEqual([
       'send 2',
-      'marker 1',
       'pending 1',
       'commit',
       'abort', // record 2 and its dead letter were only buffered: nothing reached Kafka
       'send 1', // p=1's offset record alone
-      'marker 2',
       'promote 1 + pending 2',
       'commit',
       'commitRecord 1',
       'send 2',
-      'marker 3',
       'promote 2 + pending 3',
       'commit',
       'promote 3',
@@ -282,11 +305,9 @@ describe('SourceTransactionSequence', () => {
     expect(log).toEqual([
       'abort',
       'send 1',
-      'marker 1',
       'pending 1',
       'commit',
       'send 2',
-      'marker 2',
       'promote 1 + pending 2',
       'commit',
     ]);
@@ -309,14 +330,12 @@ describe('SourceTransactionSequence', () => {
     expect(afterFirst.pending).toBeUndefined();
     expect(log).toEqual([
       'send 2',
-      'marker 1',
       'pending 1',
       'commit',
       'promote 1',
       'promoted 1',
       'commitRecord 1',
       'send 2',
-      'marker 2',
       'pending 2',
       'commit',
       'promote 2',

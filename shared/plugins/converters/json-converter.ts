@@ -18,6 +18,7 @@ import { newConverterConfigDef, withConverterType } from './converter-config.js'
 import { JsonDecoder } from './json-decode.js';
 import { type DecimalFormat, type JsonCodecOptions, JsonEncoder } from './json-encode.js';
 import { parseJson } from './json-text.js';
+import { utf8Between, utf8Bytes } from './utf8.js';
 
 export const SCHEMAS_ENABLE_CONFIG = 'schemas.enable';
 export const SCHEMAS_CACHE_SIZE_CONFIG = 'schemas.cache.size';
@@ -76,21 +77,6 @@ export const JSON_CONVERTER_CONFIG_DEF: ConfigDef = newConverterConfigDef()
 
 const ENVELOPE_REQUIRED =
   'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
-
-const UTF8 = new TextEncoder();
-
-/** UTF-8 bytes of `text`; short ASCII text is copied in JS, cheaper than a TextEncoder call. */
-function utf8(text: string): Uint8Array {
-  const n = text.length;
-  if (n > 2048) return UTF8.encode(text);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return UTF8.encode(text);
-    out[i] = c;
-  }
-  return out;
-}
 
 /** The parsed settings of a {@link JsonConverter}. */
 export interface JsonConverterSettings extends JsonCodecOptions {
@@ -212,20 +198,15 @@ export class JsonConverter implements Converter, HeaderConverter {
   #serialize(schema: Schema | null, value: unknown): Uint8Array | null {
     if (schema === null || !this.#settings.schemasEnabled) {
       const text = this.serializeToString(schema, value);
-      return text === null ? null : utf8(text);
+      return text === null ? null : utf8Bytes(text);
     }
     // The envelope's schema part is encoded once per schema (the last one is kept).
-    const payload = utf8(this.#encoder.value(schema, value));
+    const payload = this.#encoder.value(schema, value);
     if (this.#envelopeSchema !== schema) {
-      this.#envelopePrefix = utf8(`{"schema":${this.#encoder.schema(schema)},"payload":`);
+      this.#envelopePrefix = utf8Bytes(`{"schema":${this.#encoder.schema(schema)},"payload":`);
       this.#envelopeSchema = schema;
     }
-    const prefix = this.#envelopePrefix;
-    const out = new Uint8Array(prefix.length + payload.length + 1);
-    out.set(prefix);
-    out.set(payload, prefix.length);
-    out[out.length - 1] = 0x7d; // }
-    return out;
+    return utf8Between(this.#envelopePrefix, payload, 0x7d); // }
   }
 
   #deserialize(bytes: Uint8Array | null): SchemaAndValue {

@@ -11,11 +11,11 @@ import {
   type SchemaAndValue,
   Schemas,
 } from 'serverless-connect/connect';
+import { utf8Bytes } from './utf8.js';
 import { convertToString } from './values-format.js';
 import { parseString } from './values-parse.js';
 
 const CONFIG_DEF = new ConfigDef();
-const UTF8_ENCODER = new TextEncoder();
 const UTF8_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
@@ -55,6 +55,6 @@ export class SimpleHeaderConverter implements HeaderConverter {
     value: unknown,
   ): Uint8Array | null {
     if (value === null || value === undefined) return null;
-    return UTF8_ENCODER.encode(convertToString(schema, value));
+    return utf8Bytes(convertToString(schema, value));
   }
 }

@@ -96,8 +96,8 @@ export function costAssumptions(prices: Prices = PRICES): string[] {
   const memory = (fn: CostFunction) =>
     `${fn} ${FUNCTION_MEMORY_MB[fn]} MB (${vcpuShare(FUNCTION_MEMORY_MB[fn], prices).toFixed(2)} vCPU)`;
   return [
-    `Prices: ${prices.region} list prices read ${prices.readOn} (docs/deploy.md, "Prices"): Lambda arm64 $${prices.lambdaArmPerGbSecond}/GB-s and $${(prices.lambdaPerRequest * 1e6).toFixed(2)}/M requests; DynamoDB on demand $${(prices.dynamoPerWriteUnit * 1e6).toFixed(3)}/M write units, $${(prices.dynamoPerReadUnit * 1e6).toFixed(3)}/M read units; S3 $${(prices.s3PerTier1Request * 1e3).toFixed(4)}/1,000 PUT/POST/LIST, $${(prices.s3PerTier2Request * 1e3).toFixed(4)}/1,000 GET/HEAD; MSK Connect $${prices.mskConnectPerMcuHour}/MCU-hour.`,
-    `Measured: this process during ours' timed rounds only (CPU = user + system; dynalite and s3rver run in child processes, the broker apart, the baselines outside the window). Functions at their configured memory: ${memory('source-task')}, ${memory('sink-task')}; ${prices.lambdaMbPerVcpu} MB = 1 vCPU.`,
+    `Prices: ${prices.region} list prices read ${prices.readOn} (docs/deploy.md, "Prices"): Lambda arm64 $${prices.lambdaArmPerGbSecond}/GB-s and $${(prices.lambdaPerRequest * 1e6).toFixed(2)}/M requests; API Gateway REST $${(prices.apiGatewayPerCall * 1e6).toFixed(2)}/M calls; DynamoDB on demand $${(prices.dynamoPerWriteUnit * 1e6).toFixed(3)}/M write units, $${(prices.dynamoPerReadUnit * 1e6).toFixed(3)}/M read units; S3 $${(prices.s3PerTier1Request * 1e3).toFixed(4)}/1,000 PUT/POST/LIST, $${(prices.s3PerTier2Request * 1e3).toFixed(4)}/1,000 GET/HEAD; MSK Connect $${prices.mskConnectPerMcuHour}/MCU-hour.`,
+    `Measured: this process during ours' timed rounds only (CPU = user + system; dynalite and s3rver run in child processes, the broker apart, the baselines outside the window); for rest-* rows (per 1,000 REST requests, one client at a time, as one Lambda container serves them) the API server's own process, and its store calls' requests counted on the same calls made from this process. Functions at their configured memory: ${memory('source-task')}, ${memory('sink-task')}, ${memory('api')}; ${prices.lambdaMbPerVcpu} MB = 1 vCPU.`,
     "Assumption (CPU-based Lambda): duration = the CPU time measured here / the function's vCPU share, i.e. a function that never waits on the network and a core here as fast as a Graviton core. It is a lower bound: in AWS a function also waits on DynamoDB, S3 and Kafka.",
     "Assumption (wall-based Lambda): duration = (wall - CPU) measured here + CPU / vCPU share: the time ours waited on dynalite, s3rver and the broker on this machine (shared cores, so also waits for a core) stands for AWS's round trips.",
     'Assumption (requests): one DynamoDB write unit per write and one read unit per read (items under 1 KB, strongly consistent reads under 4 KB); Kafka requests are counted but not priced (MSK provisioned has no per-request price; the cluster is left out of both sides); a source invocation is one benchmark round, an upper bound on its request price (in AWS a run lasts until its deadline).',
@@ -155,6 +155,7 @@ export function costTable(
         'Lambda CPU-based',
         'Lambda wall-based',
         'Lambda requests',
+        'API Gateway',
         'DynamoDB',
         'S3',
         'total CPU-based',
@@ -167,6 +168,7 @@ export function costTable(
           dollars(d.lambdaCpu),
           dollars(d.lambdaWall),
           dollars(d.lambdaRequests),
+          dollars(d.apiGateway),
           dollars(d.dynamo),
           dollars(d.s3),
           dollars(d.totalCpu),

@@ -48,6 +48,8 @@ export const PRICES = {
   s3PerTier1Request: 0.005 / 1_000,
   /** S3 Standard: GET, SELECT, HEAD and every other request but DELETE (free). */
   s3PerTier2Request: 0.0004 / 1_000,
+  /** API Gateway REST API, first tier (333 million calls a month). */
+  apiGatewayPerCall: 3.5 / 1_000_000,
   /** MSK Connect: one MCU (1 vCPU, 4 GiB) for an hour. */
   mskConnectPerMcuHour: 0.11,
 } as const;
@@ -130,6 +132,8 @@ export interface DollarsPerMillion {
   /** Lambda duration from wall time: what ours waited here, plus its CPU at the vCPU share. */
   readonly lambdaWall: number;
   readonly lambdaRequests: number;
+  /** The REST API's calls (the api function's invocations); 0 for the task functions. */
+  readonly apiGateway: number;
   readonly dynamo: number;
   readonly s3: number;
   /** Everything, with the CPU-based duration. */
@@ -163,17 +167,20 @@ export function dollarsPerMillion(sample: CostSample, prices: Prices = PRICES): 
   const lambdaWall =
     lambdaDurationDollars(waitSeconds + cpuSeconds / share, memoryMb, prices) * perMillion;
   const lambdaRequests = sample.invocations * prices.lambdaPerRequest * perMillion;
+  const apiGateway =
+    sample.function === 'api' ? sample.invocations * prices.apiGatewayPerCall * perMillion : 0;
   const r = requestClasses(sample.requests);
   const dynamo =
     (r.dynamoWrites * prices.dynamoPerWriteUnit + r.dynamoReads * prices.dynamoPerReadUnit) *
     perMillion;
   const s3 =
     (r.s3Tier1 * prices.s3PerTier1Request + r.s3Tier2 * prices.s3PerTier2Request) * perMillion;
-  const services = lambdaRequests + dynamo + s3;
+  const services = lambdaRequests + apiGateway + dynamo + s3;
   return {
     lambdaCpu,
     lambdaWall,
     lambdaRequests,
+    apiGateway,
     dynamo,
     s3,
     totalCpu: lambdaCpu + services,

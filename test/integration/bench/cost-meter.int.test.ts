@@ -1,7 +1,15 @@
-import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type ConsumedCapacity,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { CostMeter } from '../../../bench/cost.js';
+import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
 import { testDynamo, testKafka, testS3, uniqueName } from '../../support/services.js';
 import { createItemTable } from '../../support/sink-campaign/dynamodb-target.js';
 
@@ -66,6 +74,78 @@ describe('bench cost meter', () => {
       await admin.disconnect();
       dynamo.destroy();
       s3.destroy();
+    }
+  });
+});
+
+describe('bench cost assumption', () => {
+  it('holds for the sink path: each state read and write costs one capacity unit at most', async () => {
+    // Prepare: a sink connector shaped like the benchmarks' (a dozen config keys, one task over
+    // two partitions, statuses), its calls' consumed capacity asked of dynalite.
+    const client = testDynamo();
+    const units: { operation: string; capacity: number }[] = [];
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity })
+          .ConsumedCapacity;
+        if (consumed?.CapacityUnits !== undefined) {
+          units.push({ operation: context.commandName ?? '', capacity: consumed.CapacityUnits });
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'consumedCapacity' },
+    );
+    const tableName = uniqueName('cost-assumption');
+    await ensureTable(client, tableName);
+    const store = createDynamoDbStateStore({ client, tableName });
+    const connector = 'orders-s3';
+    const topic = 'orders';
+    const config: Record<string, string> = {
+      name: connector,
+      'connector.class': 'io.confluent.connect.s3.S3SinkConnector',
+      topics: topic,
+      's3.bucket.name': 'orders-bucket',
+      's3.region': 'eu-west-1',
+      'topics.dir': 'topics',
+      'flush.size': '250',
+      'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
+      'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+      'tasks.max': '1',
+    };
+    try {
+      await store.configs.createConnector(connector, config);
+      await store.configs.putTaskConfigs(
+        connector,
+        [{ ...config, [TASK_PARTITIONS_KEY]: `${topic}-0,${topic}-1` }],
+        0,
+      );
+      await store.status.putConnectorStatus(connector, { state: 'RUNNING', workerId: 'w' });
+      await store.status.putTaskStatus({ connector, task: 0 }, { state: 'RUNNING', workerId: 'w' });
+      for (const partition of [0, 1]) {
+        await store.offsets.commitSinkOffset(connector, { topic, partition, nextOffset: 500 });
+      }
+
+      // Act: what a sink invocation does with the state table.
+      units.length = 0;
+      const snapshot = await store.status.getSinkSnapshot(connector);
+      for (const partition of [0, 1]) {
+        await store.offsets.commitSinkOffset(connector, { topic, partition, nextOffset: 1000 });
+      }
+
+      // Assess: one read unit for the snapshot, one write unit per offset write.
+      expect(snapshot).toBeDefined();
+      expect(units.map((u) => u.operation)).toEqual([
+        'QueryCommand',
+        'UpdateItemCommand',
+        'UpdateItemCommand',
+      ]);
+      for (const { capacity } of units) expect(capacity).toBeLessThanOrEqual(1);
+    } finally {
+      client.destroy();
     }
   });
 });

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type CostSample,
@@ -10,7 +12,13 @@ import {
   requestClasses,
   vcpuShare,
 } from '../../../bench/cost.js';
-import { costTable, dollars, markdownTable, parsePeerResult } from '../../../bench/cost-table.js';
+import {
+  costTable,
+  dollars,
+  markdownTable,
+  parsePeerResult,
+  readPeerResults,
+} from '../../../bench/cost-table.js';
 import { awsRequestKey } from '../../../bench/request-counter.js';
 import { DEFAULT_SIZES } from '../../../infra/lib/functions.js';
 
@@ -199,6 +207,21 @@ describe('bench cost table', () => {
     );
     expect(lines).toContain('bench/results/peer-source-1task.json');
     expect(lines).not.toContain('bench/results/peer-replication.json');
+  });
+
+  it('reads the peer results saved in a directory, leaving out missing files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cost-peers-'));
+    try {
+      const side = { median: 1000, cpuSecondsPerMillion: 50 };
+      await writeFile(
+        join(dir, 'peer-source-1task.json'),
+        JSON.stringify({ name: 'peer-source-1task', result: { apache: side, ours: side } }),
+      );
+      const peers = await readPeerResults(dir);
+      expect(peers).toEqual([{ workload: 'peer-source-1task', apache: side, ours: side }]);
+    } finally {
+      await rm(dir, { recursive: true });
+    }
   });
 
   it('ignores a peer file without both sides', () => {

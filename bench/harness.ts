@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CostMeter, type CostSpec, reportCost } from './cost.js';
 
 /**
  * Benchmark helper: runs a case and its baseline alternately, several rounds in one process,
@@ -26,6 +27,11 @@ export interface ThroughputComparison {
   readonly ours: () => Promise<number>;
   /** The raw client doing the same work: returns how many units it did. */
   readonly baseline: () => Promise<number>;
+  /**
+   * Reports ours' cost (bench/cost.ts): its timed rounds (not the warm-up) are measured and
+   * added to the run's cost table under `name`.
+   */
+  readonly cost?: CostSpec;
 }
 
 export interface ThroughputResult {
@@ -117,18 +123,21 @@ export async function compareThroughput(spec: ThroughputComparison): Promise<Thr
   const rounds = spec.rounds ?? benchRounds();
   await spec.baseline();
   await spec.ours();
+  const meter = spec.cost === undefined ? undefined : new CostMeter(spec.cost);
+  const oursRound = () => timed(meter === undefined ? spec.ours : () => meter.measure(spec.ours));
   const ours: number[] = [];
   const baseline: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     // Alternate which side goes first so neither always runs on a warmer machine.
     if (round % 2 === 0) {
       baseline.push(await timed(spec.baseline));
-      ours.push(await timed(spec.ours));
+      ours.push(await oursRound());
     } else {
-      ours.push(await timed(spec.ours));
+      ours.push(await oursRound());
       baseline.push(await timed(spec.baseline));
     }
   }
+  if (meter !== undefined) reportCost(meter.sample(spec.name));
   const result: ThroughputResult = {
     name: spec.name,
     unit: spec.unit ?? 'ops',

@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../shared/adapters/dynamodb/ensure-table.js';
 import type { StateStore } from '../shared/ports/state-store.js';
+import { reportCost } from './cost.js';
 import { median, percentile, ratioLine, saveResult } from './harness.js';
+import { diffCounts, installRequestCounter, requestCounts } from './request-counter.js';
 import { type BenchServices, startChildService } from './services.js';
 
 /**
@@ -13,12 +16,15 @@ import { type BenchServices, startChildService } from './services.js';
  * Query) and `POST /connectors` (validation + one conditional write); baseline = `GET /` on the
  * same server (no store access: the HTTP, routing and JSON cost alone). Rounds alternate
  * between the three; prints requests/s with the ratio to the baseline, and p50/p99 latency
- * (goal: p99 under 50 ms).
+ * (goal: p99 under 50 ms). The floors: each endpoint's store call made straight from the clients'
+ * process; `server-cost` = ours − floor at p50 and p99, the server's own share (goal: p99 ≤ 10 ms).
  */
 const CLIENTS = 50;
 const REQUESTS_PER_ROUND = 2000;
 const ROUNDS = 3;
 const SINGLE_CLIENT_REQUESTS = 500;
+/** Goal for the server's own cost at p99 (ours − floor), in ms. */
+const SERVER_COST_GOAL_MS = 10;
 
 interface Sample {
   readonly perSecond: number;
@@ -103,6 +109,41 @@ async function seedStatus(store: StateStore, name: string): Promise<void> {
   }
 }
 
+/** Linux's clock ticks per second (USER_HZ) in /proc/<pid>/stat. */
+const CLOCK_TICKS = 100;
+
+/** CPU time (user + system, ms) of process `pid` so far, from /proc; undefined without /proc. */
+async function processCpuMs(pid: number): Promise<number | undefined> {
+  let stat: string;
+  try {
+    stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // After the command name (in parentheses): field 3 (state) first, utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The AWS requests `calls` calls made in `work`, per call. */
+async function requestsPerCall(calls: number, work: () => Promise<unknown>) {
+  installRequestCounter();
+  const before = requestCounts();
+  await work();
+  return new Map([...diffCounts(before, requestCounts())].map(([key, n]) => [key, n / calls]));
+}
+
+/**
+ * The server's own latency: ours minus its floor (the same store call from the clients'
+ * process, no server), at p50 and p99.
+ */
+function serverCostOf(
+  ours: { readonly p50Ms: number; readonly p99Ms: number },
+  floor: { readonly p50Ms: number; readonly p99Ms: number },
+): { p50Ms: number; p99Ms: number } {
+  return { p50Ms: ours.p50Ms - floor.p50Ms, p99Ms: ours.p99Ms - floor.p99Ms };
+}
+
 function summary(samples: readonly Sample[]) {
   const all = samples.flatMap((s) => s.latenciesMs);
   return {
@@ -176,8 +217,11 @@ export async function run(services: BenchServices): Promise<void> {
       await scenarios.baseline();
       await scenarios.status();
       await scenarios.create();
-      await scenarios.statusStore();
-      await scenarios.createStore();
+      // The store calls' requests (the same calls the server makes), for the cost table.
+      const perCall = {
+        status: await requestsPerCall(REQUESTS_PER_ROUND, () => scenarios.statusStore()),
+        create: await requestsPerCall(REQUESTS_PER_ROUND, () => scenarios.createStore()),
+      };
       const samples = {
         baseline: [] as Sample[],
         status: [] as Sample[],
@@ -191,11 +235,37 @@ export async function run(services: BenchServices): Promise<void> {
         );
         for (const name of order) samples[name].push(await scenarios[name]());
       }
-      // One client: the latency one request sees alone, as in its own Lambda container.
+      // One client: the latency one request sees alone, as in its own Lambda container; the
+      // server's CPU over those requests is the api function's, for the cost table.
+      const costed = async (name: 'status' | 'create') => {
+        const cpuBefore = await processCpuMs(server.pid);
+        const sample = await scenarios[name](1, SINGLE_CLIENT_REQUESTS);
+        const cpuAfter = await processCpuMs(server.pid);
+        if (cpuBefore === undefined || cpuAfter === undefined) {
+          console.log(`rest-${name}: no cost figure (the server's CPU time needs /proc)`);
+        } else {
+          reportCost({
+            bench: `rest-${name}`,
+            function: 'api',
+            records: SINGLE_CLIENT_REQUESTS,
+            invocations: SINGLE_CLIENT_REQUESTS,
+            cpuMs: cpuAfter - cpuBefore,
+            wallMs: (SINGLE_CLIENT_REQUESTS / sample.perSecond) * 1000,
+            requests: Object.fromEntries(
+              [...perCall[name]].map(([key, n]) => [key, n * SINGLE_CLIENT_REQUESTS]),
+            ),
+          });
+        }
+        return summary([sample]);
+      };
       const single = {
         baseline: summary([await scenarios.baseline(1, SINGLE_CLIENT_REQUESTS)]),
-        status: summary([await scenarios.status(1, SINGLE_CLIENT_REQUESTS)]),
-        create: summary([await scenarios.create(1, SINGLE_CLIENT_REQUESTS)]),
+        status: await costed('status'),
+        create: await costed('create'),
+      };
+      const serverCost = {
+        status: serverCostOf(summary(samples.status), summary(samples.statusStore)),
+        create: serverCostOf(summary(samples.create), summary(samples.createStore)),
       };
       const result = {
         clients: CLIENTS,
@@ -206,6 +276,7 @@ export async function run(services: BenchServices): Promise<void> {
         statusStore: summary(samples.statusStore),
         createStore: summary(samples.createStore),
         singleClient: single,
+        serverCost,
       };
       for (const name of ['status', 'create'] as const) {
         const r = result[name];
@@ -216,6 +287,11 @@ export async function run(services: BenchServices): Promise<void> {
         const floor = result[`${name}Store`];
         console.log(
           `rest-${name}: floor (its store call straight to dynalite from the clients' process, no server) ${Math.round(floor.perSecond)}/s p50=${floor.p50Ms.toFixed(1)}ms p99=${floor.p99Ms.toFixed(1)}ms`,
+        );
+        // The server's own cost: what a request through it takes beyond its store call alone.
+        const cost = serverCost[name];
+        console.log(
+          `rest-${name}: server-cost p50=${cost.p50Ms.toFixed(1)}ms p99=${cost.p99Ms.toFixed(1)}ms (ours − floor; ${CLIENTS} clients; goal p99 ≤ ${SERVER_COST_GOAL_MS}ms: ${cost.p99Ms <= SERVER_COST_GOAL_MS ? 'met' : 'not met'})`,
         );
         const one = single[name];
         console.log(

@@ -320,6 +320,7 @@ export async function prepareSinkBench(
           return ours();
         },
         baseline,
+        cost: { function: 'sink-task', recordsPerInvocation: options.batch },
       });
       await timings.report(options.name);
       await compareThroughput({

@@ -395,7 +395,13 @@ export async function runSourceBench(
       }
       return result.records;
     };
-    await compareThroughput({ name, unit: 'records', ours, baseline: () => bareRound(values) });
+    await compareThroughput({
+      name,
+      unit: 'records',
+      ours,
+      baseline: () => bareRound(values),
+      cost: { function: 'source-task', recordsPerInvocation: perRound },
+    });
     // The steps above describe the first comparison's rounds only.
     const steps = [...timings].map(([step, ms]) => ({
       step,

@@ -61,7 +61,8 @@ export interface FunctionsProps {
   readonly kafka: KafkaAccess;
 }
 
-const DEFAULT_SIZES: Record<FunctionName, { memorySize: number; timeout: Duration }> = {
+/** Each function's memory and timeout unless the options set them (bench/cost.ts prices with this memory). */
+export const DEFAULT_SIZES: Record<FunctionName, { memorySize: number; timeout: Duration }> = {
   api: { memorySize: 512, timeout: Duration.seconds(29) },
   enumerator: { memorySize: 512, timeout: Duration.minutes(2) },
   'source-task': { memorySize: 1024, timeout: Duration.minutes(15) },

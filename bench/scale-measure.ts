@@ -15,7 +15,13 @@ import { runSourceInvocation } from '../shared/runtime/source/source-task-runner
 import { mapLimit } from '../shared/runtime/task/concurrency.js';
 import { withTaskSplit } from '../shared/runtime/task/task-split.js';
 import { median, percentile } from './harness.js';
-import { type MeteredRequest, type RequestTally, RequestMeter, sumUnits, tally } from './scale-meter.js';
+import {
+  type MeteredRequest,
+  RequestMeter,
+  type RequestTally,
+  sumUnits,
+  tally,
+} from './scale-meter.js';
 import type { BenchServices } from './services.js';
 
 /** A state read measured: its requests (Query pages), units, bytes returned, latency. */
@@ -103,7 +109,10 @@ async function freshStore(
 }
 
 /** Mean item size by kind (the sort key up to its first `#`, kept) of a connector's partition. */
-async function itemBytesByKind(table: DynamoTable, connector: string): Promise<Record<string, number>> {
+async function itemBytesByKind(
+  table: DynamoTable,
+  connector: string,
+): Promise<Record<string, number>> {
   const items = await table.query(KEYS.connectorPk(connector), undefined, 'sizes');
   const sums = new Map<string, { bytes: number; n: number }>();
   for (const item of items) {
@@ -183,7 +192,10 @@ export async function measureSinkState(
           (task) =>
             store.status.putTaskStatus(
               { connector: name, task },
-              { state: 'RUNNING', workerId: 'arn:aws:lambda:us-east-1:123456789012:function:sink-task:live' },
+              {
+                state: 'RUNNING',
+                workerId: 'arn:aws:lambda:us-east-1:123456789012:function:sink-task:live',
+              },
             ),
         );
         meter.reset();
@@ -191,7 +203,11 @@ export async function measureSinkState(
           Array.from({ length: partitions }, (_, p) => p),
           16,
           (partition) =>
-            store.offsets.commitSinkOffset(name, { topic: TOPIC, partition, nextOffset: 1_234_567 }),
+            store.offsets.commitSinkOffset(name, {
+              topic: TOPIC,
+              partition,
+              nextOffset: 1_234_567,
+            }),
         );
         const commits = meter.take().filter((r) => r.kind === 'UpdateItem');
         const itemBytes = await itemBytesByKind(table, name);
@@ -204,7 +220,7 @@ export async function measureSinkState(
           store.status.getConnectorSnapshot(name),
         );
         const sinkRead = await sampleRead(meter, rangeBytes, () =>
-          store.status.getSinkSnapshot(name),
+          store.status.getSinkSnapshot(name, [{ topic: TOPIC, partition: partitions - 1 }]),
         );
         samples.push({
           partitions,
@@ -272,10 +288,11 @@ export async function measureSource(
       });
       const requests = meter.take();
       const updates = requests.filter((r) => r.kind === 'UpdateItem').map((r) => r.units);
-      const task = (await table.get(
-        { pk: { S: KEYS.connectorPk(name) }, sk: { S: KEYS.taskSk(0) } },
-        'size',
-      )) ?? {};
+      const task =
+        (await table.get(
+          { pk: { S: KEYS.connectorPk(name) }, sk: { S: KEYS.taskSk(0) } },
+          'size',
+        )) ?? {};
       samples.push({
         sourcePartitions,
         transactions: Math.round(result.records / perPoll),

@@ -56,14 +56,16 @@ export function leastSquares(rows: readonly number[][], ys: readonly number[]): 
   const a = Array.from({ length: n }, () => new Array<number>(n + 1).fill(0));
   rows.forEach((x, r) => {
     for (let i = 0; i < n; i += 1) {
-      for (let j = 0; j < n; j += 1) (a[i] as number[])[j] = ((a[i] as number[])[j] ?? 0) + (x[i] ?? 0) * (x[j] ?? 0);
+      for (let j = 0; j < n; j += 1)
+        (a[i] as number[])[j] = ((a[i] as number[])[j] ?? 0) + (x[i] ?? 0) * (x[j] ?? 0);
       (a[i] as number[])[n] = ((a[i] as number[])[n] ?? 0) + (x[i] ?? 0) * (ys[r] ?? 0);
     }
   });
   for (let col = 0; col < n; col += 1) {
     let pivot = col;
     for (let r = col + 1; r < n; r += 1) {
-      if (Math.abs((a[r] as number[])[col] ?? 0) > Math.abs((a[pivot] as number[])[col] ?? 0)) pivot = r;
+      if (Math.abs((a[r] as number[])[col] ?? 0) > Math.abs((a[pivot] as number[])[col] ?? 0))
+        pivot = r;
     }
     [a[col], a[pivot]] = [a[pivot] as number[], a[col] as number[]];
     const p = (a[col] as number[])[col] ?? 0;
@@ -111,7 +113,11 @@ export interface ScaleRow extends ScaleCase {
   };
   /** The largest item (TASKS or TASK#), bytes. */
   readonly largestItemBytes: number;
-  readonly enumerator: { readonly seconds: number; readonly requests: number; readonly dollarsPerMinute: number };
+  readonly enumerator: {
+    readonly seconds: number;
+    readonly requests: number;
+    readonly dollarsPerMinute: number;
+  };
   readonly dynamoDollarsPerMinute: number;
   /** The limits this case crosses, in words. */
   readonly limits: string[];
@@ -132,7 +138,10 @@ interface Fits {
   readonly enumeratorMs: Record<'source' | 'sink', number[]>; // per connector: 1, T, P
 }
 
-function fitSink(samples: readonly SinkStateSample[], pick: (s: SinkStateSample) => number): number[] {
+function fitSink(
+  samples: readonly SinkStateSample[],
+  pick: (s: SinkStateSample) => number,
+): number[] {
   return leastSquares(
     samples.map((s) => [1, s.tasks, s.partitions]),
     samples.map(pick),
@@ -152,20 +161,37 @@ function fitEnumerator(samples: readonly EnumeratorSample[], kind: 'source' | 's
   const x = mine.map((s) => [1, s.tasks, s.partitions]);
   const kinds = [...new Set(mine.flatMap((s) => Object.keys(s.requests)))];
   const requests = Object.fromEntries(
-    kinds.map((k) => [k, leastSquares(x, mine.map((s) => (s.requests[k]?.count ?? 0) / s.connectors))]),
+    kinds.map((k) => [
+      k,
+      leastSquares(
+        x,
+        mine.map((s) => (s.requests[k]?.count ?? 0) / s.connectors),
+      ),
+    ]),
   );
   return {
     requests,
     units: {
-      read: leastSquares(x, mine.map((s) => s.readUnits / s.connectors)),
-      write: leastSquares(x, mine.map((s) => s.writeUnits / s.connectors)),
+      read: leastSquares(
+        x,
+        mine.map((s) => s.readUnits / s.connectors),
+      ),
+      write: leastSquares(
+        x,
+        mine.map((s) => s.writeUnits / s.connectors),
+      ),
     },
-    ms: leastSquares(x, mine.map((s) => s.wallMs / s.connectors)),
+    ms: leastSquares(
+      x,
+      mine.map((s) => s.wallMs / s.connectors),
+    ),
   };
 }
 
-export function fit(m: ScaleMeasurements): Fits {
-  const smallest = m.sinkState.reduce((a, b) => (a.partitions * a.tasks <= b.partitions * b.tasks ? a : b));
+export function fitMeasurements(m: ScaleMeasurements): Fits {
+  const smallest = m.sinkState.reduce((a, b) =>
+    a.partitions * a.tasks <= b.partitions * b.tasks ? a : b,
+  );
   const source: readonly SourceSample[] = m.source;
   const perInvocation: Record<string, number> = {};
   const first = source[0];
@@ -183,7 +209,10 @@ export function fit(m: ScaleMeasurements): Fits {
     sinkCommitUnits: Math.max(...m.sinkState.map((s) => s.commitUnits)),
     statusMs: fitReads(m.sinkState),
     sinkTasksItemBytes: fitSink(m.sinkState, (s) => s.itemBytes.TASKS ?? 0),
-    sourceTxUnits: leastSquares(source.map((s) => [1, s.sourcePartitions]), source.map((s) => s.txUnits)),
+    sourceTxUnits: leastSquares(
+      source.map((s) => [1, s.sourcePartitions]),
+      source.map((s) => s.txUnits),
+    ),
     sourceTaskItemBytes: leastSquares(
       source.map((s) => [1, s.sourcePartitions]),
       source.map((s) => s.taskItemBytes),
@@ -226,7 +255,11 @@ export function model(
     const readUnits = Math.max(0.5, dot(f.sinkReadUnits, x));
     add(perMinute, 'Query', c.connectors * invocationsPerSecond * 60 * pages);
     if (f.sinkReadExtraRequests > 0) {
-      add(perMinute, 'BatchGetItem', c.connectors * invocationsPerSecond * 60 * f.sinkReadExtraRequests);
+      add(
+        perMinute,
+        'BatchGetItem',
+        c.connectors * invocationsPerSecond * 60 * f.sinkReadExtraRequests,
+      );
     }
     add(perMinute, 'UpdateItem', c.connectors * c.partitions * c.rate * 60);
     writeUnitsPerMinute += c.connectors * c.partitions * c.rate * 60 * f.sinkCommitUnits;
@@ -275,32 +308,46 @@ export function model(
     enumerated += n;
   }
   const enumUnits = f.enumeratorUnits[c.kind];
-  readUnitsPerMinute += Math.max(0, dot(enumUnits.read, x)) * c.connectors * a.enumeratorRunsPerMinute;
-  writeUnitsPerMinute += Math.max(0, dot(enumUnits.write, x)) * c.connectors * a.enumeratorRunsPerMinute;
+  readUnitsPerMinute +=
+    Math.max(0, dot(enumUnits.read, x)) * c.connectors * a.enumeratorRunsPerMinute;
+  writeUnitsPerMinute +=
+    Math.max(0, dot(enumUnits.write, x)) * c.connectors * a.enumeratorRunsPerMinute;
   const enumSeconds = (Math.max(0, dot(f.enumeratorMs[c.kind], x)) * c.connectors) / 1000;
   const enumDollars =
     a.enumeratorRunsPerMinute *
     (enumSeconds * a.enumeratorMemoryGb * PRICES.lambdaGbSecond + PRICES.lambdaRequest);
 
   if (hotWrite > LIMITS.partitionWriteUnitsPerSecond) {
-    limits.push(`hot key writes ${Math.round(hotWrite)} WU/s > ${LIMITS.partitionWriteUnitsPerSecond}`);
+    limits.push(
+      `hot key writes ${Math.round(hotWrite)} WU/s > ${LIMITS.partitionWriteUnitsPerSecond}`,
+    );
   }
   if (hotRead > LIMITS.partitionReadUnitsPerSecond) {
-    limits.push(`hot key reads ${Math.round(hotRead)} RU/s > ${LIMITS.partitionReadUnitsPerSecond}`);
+    limits.push(
+      `hot key reads ${Math.round(hotRead)} RU/s > ${LIMITS.partitionReadUnitsPerSecond}`,
+    );
   }
   if (statusPages > 1) limits.push(`status read ${statusPages} pages (> 1 MB)`);
   if (largest > LIMITS.itemBytes) limits.push(`item ${Math.round(largest / 1024)} KB > 400 KB`);
-  if (enumSeconds > 60 / a.enumeratorRunsPerMinute) limits.push(`enumerator run ${enumSeconds.toFixed(0)} s > schedule`);
+  if (enumSeconds > 60 / a.enumeratorRunsPerMinute)
+    limits.push(`enumerator run ${enumSeconds.toFixed(0)} s > schedule`);
   if (enumSeconds > a.enumeratorTimeoutSeconds) limits.push('enumerator run > its timeout');
   return {
     ...c,
-    requestsPerMinute: Object.fromEntries(Object.entries(perMinute).map(([k, v]) => [k, Math.round(v)])),
+    requestsPerMinute: Object.fromEntries(
+      Object.entries(perMinute).map(([k, v]) => [k, Math.round(v)]),
+    ),
     hotKeyWriteUnits: hotWrite,
     hotKeyReadUnits: hotRead,
     status,
     largestItemBytes: largest,
-    enumerator: { seconds: enumSeconds, requests: Math.round(enumerated), dollarsPerMinute: enumDollars },
-    dynamoDollarsPerMinute: writeUnitsPerMinute * PRICES.writeUnit + readUnitsPerMinute * PRICES.readUnit,
+    enumerator: {
+      seconds: enumSeconds,
+      requests: Math.round(enumerated),
+      dollarsPerMinute: enumDollars,
+    },
+    dynamoDollarsPerMinute:
+      writeUnitsPerMinute * PRICES.writeUnit + readUnitsPerMinute * PRICES.readUnit,
     limits,
   };
 }

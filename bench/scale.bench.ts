@@ -7,7 +7,15 @@ import {
   measureSource,
   type ScaleMeasurements,
 } from './scale-measure.js';
-import { ASSUMPTIONS, fit, LIMITS, model, PRICES, type ScaleCase, type ScaleRow } from './scale-model.js';
+import {
+  ASSUMPTIONS,
+  fitMeasurements,
+  LIMITS,
+  model,
+  PRICES,
+  type ScaleCase,
+  type ScaleRow,
+} from './scale-model.js';
 import { BenchServices } from './services.js';
 
 /**
@@ -80,7 +88,9 @@ const fmt = (n: number, digits = 0) =>
 
 function printMeasured(m: ScaleMeasurements): void {
   console.log('scale: measured on dynalite (real store code; units by DynamoDB rules)');
-  console.log('  sink state: partitions tasks | commit WU | status: requests RU KB p50/p99 ms | sink read: requests RU KB p50 ms');
+  console.log(
+    '  sink state: partitions tasks | commit WU | status: requests RU KB p50/p99 ms | sink read: requests RU KB p50 ms',
+  );
   for (const s of m.sinkState) {
     console.log(
       `  ${String(s.partitions).padStart(5)} ${String(s.tasks).padStart(4)} | ${s.commitUnits} | ` +
@@ -139,11 +149,18 @@ export async function run(services?: BenchServices): Promise<void> {
       enumerator: await measureEnumerator(active, ENUMERATOR_CASES),
     };
     printMeasured(measured);
-    const fits = fit(measured);
+    const fits = fitMeasurements(measured);
     const rows = CASES.map((c) => model(c, fits, measured, hotKeySinkWrites));
     printModel(rows);
     console.log(`scale: measured in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    await saveResult('scale', { measured, fits, assumptions: ASSUMPTIONS, limits: LIMITS, prices: PRICES, rows });
+    await saveResult('scale', {
+      measured,
+      fits,
+      assumptions: ASSUMPTIONS,
+      limits: LIMITS,
+      prices: PRICES,
+      rows,
+    });
   } finally {
     await owned?.close();
   }

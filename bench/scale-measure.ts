@@ -153,9 +153,8 @@ async function sampleRead(
 
 const TOPIC = 'orders-events';
 
-/** Task configs as the enumerator writes them for a sink: partitions dealt round robin. */
-function sinkTaskConfigs(tasks: number, partitions: number): Record<string, string>[] {
-  const base = {
+function sinkConfig(tasks: number): Record<string, string> {
+  return {
     'connector.class': 's3-sink',
     topics: TOPIC,
     's3.bucket.name': 'lake',
@@ -163,6 +162,11 @@ function sinkTaskConfigs(tasks: number, partitions: number): Record<string, stri
     'flush.size': '1000',
     'tasks.max': String(tasks),
   };
+}
+
+/** Task configs as the enumerator writes them for a sink: partitions dealt round robin. */
+function sinkTaskConfigs(tasks: number, partitions: number): Record<string, string>[] {
+  const base = sinkConfig(tasks);
   return Array.from({ length: tasks }, (_, task) => {
     const ids: string[] = [];
     for (let p = task; p < partitions; p += tasks) ids.push(`${TOPIC}-${p}`);
@@ -183,7 +187,7 @@ export async function measureSinkState(
       for (const tasks of tasksList) {
         const name = `sink-${partitions}-${tasks}`;
         const configs = sinkTaskConfigs(tasks, partitions);
-        await store.configs.createConnector(name, configs[0] ?? {});
+        await store.configs.createConnector(name, sinkConfig(tasks));
         await store.configs.putTaskConfigs(name, configs, 0);
         await store.status.putConnectorStatus(name, { state: 'RUNNING', workerId: 'bench' });
         await mapLimit(

@@ -46,8 +46,15 @@ export const ASSUMPTIONS = {
   statusReadsPerConnectorPerMinute: 1,
   /** The enumerator's schedule (infra/lib/enumerator-schedule.ts) and memory (infra/lib/functions.ts). */
   enumeratorRunsPerMinute: 1,
-  enumeratorMemoryGb: 0.5,
+  enumeratorMemoryMb: 512,
   enumeratorTimeoutSeconds: 120,
+  /** Lambda gives one vCPU at 1,769 MB, less in proportion below (Lambda's memory docs). */
+  lambdaMbPerVcpu: 1769,
+  /** A DynamoDB request's round trip from Lambda, for the enumerator's latency-bound time. */
+  dynamoRequestMs: 5,
+  /** The enumerator's settings (DEFAULT_ENUMERATOR_SETTINGS). */
+  connectorConcurrency: 4,
+  dispatchConcurrency: 16,
 } as const;
 
 /** Least squares: coefficients `c` minimising Σ (y − c·x)² (x rows include a 1 for the intercept). */
@@ -114,7 +121,10 @@ export interface ScaleRow extends ScaleCase {
   /** The largest item (TASKS or TASK#), bytes. */
   readonly largestItemBytes: number;
   readonly enumerator: {
+    /** The run in Lambda: the larger of its CPU time at the configured memory and its round trips. */
     readonly seconds: number;
+    /** Its wall time on dynalite here (two shared cores), extrapolated linearly. */
+    readonly dynaliteSeconds: number;
     readonly requests: number;
     readonly dollarsPerMinute: number;
   };
@@ -128,7 +138,7 @@ interface Fits {
   readonly sinkReadUnits: number[]; // 1, T, P
   readonly sinkReadExtraRequests: number;
   readonly sinkCommitUnits: number;
-  readonly statusMs: number[]; // 1, KB
+  readonly statusMs: { readonly kb: number; readonly ms: number; readonly floorMs: number };
   readonly sinkTasksItemBytes: number[]; // 1, T, P
   readonly sourceTxUnits: number[]; // 1, K
   readonly sourceTaskItemBytes: number[]; // 1, K
@@ -136,6 +146,7 @@ interface Fits {
   readonly enumeratorRequests: Record<'source' | 'sink', Record<string, number[]>>; // per connector: 1, T, P
   readonly enumeratorUnits: Record<'source' | 'sink', { read: number[]; write: number[] }>;
   readonly enumeratorMs: Record<'source' | 'sink', number[]>; // per connector: 1, T, P
+  readonly enumeratorCpuMs: Record<'source' | 'sink', number[]>; // per connector: 1, T, P
 }
 
 function fitSink(
@@ -148,12 +159,23 @@ function fitSink(
   );
 }
 
-function fitReads(samples: readonly SinkStateSample[]): number[] {
-  const reads: ReadSample[] = samples.flatMap((s) => [s.status]);
-  return leastSquares(
-    reads.map((r) => [1, r.itemBytes / 1024]),
-    reads.map((r) => r.p50Ms),
-  );
+/**
+ * The status read's p50 for `kb` read where it was not measured: in proportion to the KB read,
+ * from the largest read measured, and never below the fastest measured (the latencies of small
+ * reads on a shared machine are too noisy for a fitted slope).
+ */
+function statusLatency(samples: readonly SinkStateSample[]): {
+  kb: number;
+  ms: number;
+  floorMs: number;
+} {
+  const reads: ReadSample[] = samples.map((s) => s.status);
+  const largest = reads.reduce((a, b) => (a.itemBytes >= b.itemBytes ? a : b));
+  return {
+    kb: largest.itemBytes / 1024,
+    ms: largest.p50Ms,
+    floorMs: Math.min(...reads.map((r) => r.p50Ms)),
+  };
 }
 
 function fitEnumerator(samples: readonly EnumeratorSample[], kind: 'source' | 'sink') {
@@ -185,6 +207,10 @@ function fitEnumerator(samples: readonly EnumeratorSample[], kind: 'source' | 's
       x,
       mine.map((s) => s.wallMs / s.connectors),
     ),
+    cpuMs: leastSquares(
+      x,
+      mine.map((s) => s.cpuMs / s.connectors),
+    ),
   };
 }
 
@@ -207,7 +233,7 @@ export function fitMeasurements(m: ScaleMeasurements): Fits {
     sinkReadUnits: fitSink(m.sinkState, (s) => s.sinkRead.units),
     sinkReadExtraRequests: smallest.sinkRead.requests - 1,
     sinkCommitUnits: Math.max(...m.sinkState.map((s) => s.commitUnits)),
-    statusMs: fitReads(m.sinkState),
+    statusMs: statusLatency(m.sinkState),
     sinkTasksItemBytes: fitSink(m.sinkState, (s) => s.itemBytes.TASKS ?? 0),
     sourceTxUnits: leastSquares(
       source.map((s) => [1, s.sourcePartitions]),
@@ -221,6 +247,7 @@ export function fitMeasurements(m: ScaleMeasurements): Fits {
     enumeratorRequests: { source: enumSource.requests, sink: enumSink.requests },
     enumeratorUnits: { source: enumSource.units, sink: enumSink.units },
     enumeratorMs: { source: enumSource.ms, sink: enumSink.ms },
+    enumeratorCpuMs: { source: enumSource.cpuMs, sink: enumSink.cpuMs },
   };
 }
 
@@ -296,7 +323,9 @@ export function model(
     kb: statusBytes / 1024,
     pages: statusPages,
     readUnits: statusUnits,
-    p50Ms: measuredStatus?.status.p50Ms ?? Math.max(0, dot(f.statusMs, [1, statusBytes / 1024])),
+    p50Ms:
+      measuredStatus?.status.p50Ms ??
+      Math.max(f.statusMs.floorMs, (f.statusMs.ms * statusBytes) / 1024 / f.statusMs.kb),
     basis: measuredStatus === undefined ? ('extrapolated' as const) : ('measured' as const),
   };
   // The enumerator's scheduled run over every connector.
@@ -312,10 +341,24 @@ export function model(
     Math.max(0, dot(enumUnits.read, x)) * c.connectors * a.enumeratorRunsPerMinute;
   writeUnitsPerMinute +=
     Math.max(0, dot(enumUnits.write, x)) * c.connectors * a.enumeratorRunsPerMinute;
-  const enumSeconds = (Math.max(0, dot(f.enumeratorMs[c.kind], x)) * c.connectors) / 1000;
+  const dynaliteSeconds = (Math.max(0, dot(f.enumeratorMs[c.kind], x)) * c.connectors) / 1000;
+  const cpuSeconds =
+    ((Math.max(0, dot(f.enumeratorCpuMs[c.kind], x)) * c.connectors) / 1000) *
+    (a.lambdaMbPerVcpu / a.enumeratorMemoryMb);
+  // Round trips: per connector its fixed requests one after another, its per-task requests
+  // `dispatchConcurrency` at a time; `connectorConcurrency` connectors at once.
+  const totalOf = (coeffs: readonly number[][]) => coeffs.reduce((sum, k) => sum + (k[1] ?? 0), 0);
+  const fixed = Object.values(enumRequests).reduce((sum, k) => sum + (k[0] ?? 0), 0);
+  const perTask = totalOf(Object.values(enumRequests));
+  const latencySeconds =
+    ((c.connectors / a.connectorConcurrency) *
+      (fixed + (perTask * c.tasks) / a.dispatchConcurrency) *
+      a.dynamoRequestMs) /
+    1000;
+  const enumSeconds = Math.max(cpuSeconds, latencySeconds);
   const enumDollars =
     a.enumeratorRunsPerMinute *
-    (enumSeconds * a.enumeratorMemoryGb * PRICES.lambdaGbSecond + PRICES.lambdaRequest);
+    (enumSeconds * (a.enumeratorMemoryMb / 1024) * PRICES.lambdaGbSecond + PRICES.lambdaRequest);
 
   if (hotWrite > LIMITS.partitionWriteUnitsPerSecond) {
     limits.push(
@@ -343,6 +386,7 @@ export function model(
     largestItemBytes: largest,
     enumerator: {
       seconds: enumSeconds,
+      dynaliteSeconds,
       requests: Math.round(enumerated),
       dollarsPerMinute: enumDollars,
     },

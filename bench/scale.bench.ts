@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { KEYS } from '../shared/adapters/dynamodb/table-schema.js';
 import { saveResult } from './harness.js';
 import {
@@ -28,7 +29,8 @@ import { BenchServices } from './services.js';
  * connectors × tasks × partitions up to 1,000 × 100 × 1,000 and prints, per case, requests per
  * minute, the hottest partition key's units per second against DynamoDB's per-partition limits,
  * the status read, the enumerator's run and the cost per minute. `BENCH_ROUNDS=1` measures the
- * small sizes only (a check that it runs).
+ * small sizes only (a check that it runs); `SCALE_FROM=bench/results/scale.json` recomputes the
+ * model from a run's saved measurements.
  */
 
 const quick = process.env.BENCH_ROUNDS === '1';
@@ -77,7 +79,7 @@ const CASES: ScaleCase[] = [
 function hotKeySinkWrites(partitions: number): number {
   const perKey = new Map<string, number>();
   for (let p = 0; p < partitions; p += 1) {
-    const pk = KEYS.connectorPk('c');
+    const pk = KEYS.sinkOffsetPk('c', 'orders', p);
     perKey.set(pk, (perKey.get(pk) ?? 0) + 1);
   }
   return Math.max(0, ...perKey.values());
@@ -121,7 +123,7 @@ function printModel(rows: readonly ScaleRow[]): void {
     `scale: model (assumptions ${JSON.stringify(ASSUMPTIONS)}; limits per partition key ${LIMITS.partitionWriteUnitsPerSecond} WU/s, ${LIMITS.partitionReadUnitsPerSecond} RU/s)`,
   );
   console.log(
-    '  kind   conn × tasks × parts @rate | req/min (Query Update Get BatchGet) | hot key WU/s RU/s | status KB pages p50 ms | enum s $/min | DynamoDB $/min | limits',
+    '  kind   conn × tasks × parts @rate | req/min (Query Update Get BatchGet) | hot key WU/s RU/s | status KB pages p50 ms | enum s (dynalite s) $/min | DynamoDB $/min | limits',
   );
   for (const r of rows) {
     const q = r.requestsPerMinute;
@@ -130,24 +132,44 @@ function printModel(rows: readonly ScaleRow[]): void {
         `${fmt(q.Query ?? 0)} ${fmt(q.UpdateItem ?? 0)} ${fmt(q.GetItem ?? 0)} ${fmt(q.BatchGetItem ?? 0)} | ` +
         `${fmt(r.hotKeyWriteUnits)} ${fmt(r.hotKeyReadUnits)} | ` +
         `${r.status.kb.toFixed(1)} ${r.status.pages} ${r.status.p50Ms.toFixed(1)}${r.status.basis === 'extrapolated' ? '*' : ''} | ` +
-        `${r.enumerator.seconds.toFixed(1)} ${r.enumerator.dollarsPerMinute.toFixed(5)} | ${r.dynamoDollarsPerMinute.toFixed(4)} | ` +
+        `${r.enumerator.seconds.toFixed(1)} (${r.enumerator.dynaliteSeconds.toFixed(0)}) ${r.enumerator.dollarsPerMinute.toFixed(5)} | ${r.dynamoDollarsPerMinute.toFixed(4)} | ` +
         `${r.limits.length === 0 ? 'ok' : r.limits.join('; ')}`,
     );
   }
-  console.log('  (* extrapolated: linear in KB read, fitted to the measured status reads)');
+  console.log(
+    '  (* extrapolated: in proportion to the KB read from the largest status read measured, at least the fastest measured)',
+  );
+  console.log(
+    '  (enum s: the run in Lambda, the larger of its CPU time measured here scaled to the configured memory and its round trips at the assumed request latency; dynalite s: its wall time on dynalite here, extrapolated)',
+  );
+}
+
+/** `SCALE_FROM=<scale.json>`: the model again over an earlier run's measurements, nothing measured. */
+const from = process.env.SCALE_FROM;
+
+async function measuredBefore(path: string): Promise<ScaleMeasurements> {
+  const saved = JSON.parse(await readFile(path, 'utf8')) as {
+    result: { measured: ScaleMeasurements };
+  };
+  return saved.result.measured;
+}
+
+async function measure(services: BenchServices): Promise<ScaleMeasurements> {
+  const { endpoint } = await services.dynamo();
+  return {
+    sinkState: await measureSinkState(endpoint, SINK_PARTITIONS, SINK_TASKS),
+    source: await measureSource(services, SOURCE_PARTITIONS),
+    enumerator: await measureEnumerator(services, ENUMERATOR_CASES),
+  };
 }
 
 export async function run(services?: BenchServices): Promise<void> {
   const owned = services === undefined ? new BenchServices() : undefined;
   const active = services ?? (owned as BenchServices);
   try {
-    const { endpoint } = await active.dynamo();
     const started = performance.now();
-    const measured: ScaleMeasurements = {
-      sinkState: await measureSinkState(endpoint, SINK_PARTITIONS, SINK_TASKS),
-      source: await measureSource(active, SOURCE_PARTITIONS),
-      enumerator: await measureEnumerator(active, ENUMERATOR_CASES),
-    };
+    const measured: ScaleMeasurements =
+      from === undefined ? await measure(active) : await measuredBefore(from);
     printMeasured(measured);
     const fits = fitMeasurements(measured);
     const rows = CASES.map((c) => model(c, fits, measured, hotKeySinkWrites));

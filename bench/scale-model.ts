@@ -297,7 +297,7 @@ export function model(
     largest = dot(f.sinkTasksItemBytes, x);
   } else {
     const k = c.partitions / c.tasks;
-    const txUnits = Math.max(1, Math.ceil(dot(f.sourceTxUnits, [1, k])));
+    const txUnits = Math.max(1, Math.ceil(dot(f.sourceTxUnits, [1, k]) - 1e-6));
     const taskItem = Math.max(0, dot(f.sourceTaskItemBytes, [1, k]));
     const txPerMinute = c.connectors * c.tasks * c.rate * 60;
     add(perMinute, 'UpdateItem', txPerMinute);

@@ -8,6 +8,7 @@ import {
   toEsmEvent,
 } from '../shared/adapters/lambda/esm-event.js';
 import type { AnyPluginDescriptor, PluginDescriptor } from '../shared/connect/plugin.js';
+import type { TopicPartition } from '../shared/connect/records.js';
 import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../shared/engine/engine.js';
 import { systemClock } from '../shared/ports/clock.js';
 import type { KafkaClientFactory } from '../shared/ports/kafka.js';
@@ -115,7 +116,8 @@ function timedStore(store: StateStore, timings: Timings): StateStore {
     status: new Proxy(status, {
       get: (target, prop) =>
         prop === 'getSinkSnapshot'
-          ? (c: string) => timings.time('state getSinkSnapshot', () => target.getSinkSnapshot(c))
+          ? (c: string, p: readonly TopicPartition[]) =>
+              timings.time('state getSinkSnapshot', () => target.getSinkSnapshot(c, p))
           : bound(target, prop),
     }),
   };
@@ -291,7 +293,10 @@ export async function prepareSinkBench(
       const floor = async () => {
         const slice = nextSlice('floor');
         for (let b = 0; b < slice.batches.length; b += 1) {
-          const snapshot = await rawStore.status.getSinkSnapshot(floorConnector);
+          const partitions = [...new Set((slice.batches[b] ?? []).map((r) => r.partition))].map(
+            (partition) => ({ topic, partition }),
+          );
+          const snapshot = await rawStore.status.getSinkSnapshot(floorConnector, partitions);
           if (snapshot === undefined) throw new Error(`${floorConnector} is missing`);
           await writeBatch(slice, b);
           const next = new Map<number, number>();

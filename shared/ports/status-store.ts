@@ -1,3 +1,4 @@
+import type { TopicPartition } from '../connect/records.js';
 import type { ConnectorRecord, TaskConfigSet } from './config-store.js';
 import type { LeaseFence, TaskRef } from './lease-store.js';
 import type { SinkOffset } from './offset-store.js';
@@ -56,9 +57,12 @@ export interface ConnectorStatusSnapshot {
   readonly taskStatuses: readonly TaskStatus[];
 }
 
-/** What a sink invocation reads before writing a batch: the snapshot plus the sink offsets. */
+/** What a sink invocation reads before writing a batch: the snapshot plus its sink offsets. */
 export interface SinkInvocationSnapshot extends ConnectorStatusSnapshot {
-  /** As `OffsetStore.getSinkOffsets` returns them: sorted by topic, then partition. */
+  /**
+   * The stored sink offsets of the partitions asked for (those without one are absent), as
+   * `OffsetStore.getSinkOffsets` returns them: sorted by topic, then partition.
+   */
   readonly sinkOffsets: readonly SinkOffset[];
 }
 
@@ -107,12 +111,16 @@ export interface StatusStore {
   getConnectorSnapshot(connector: string): Promise<ConnectorStatusSnapshot | undefined>;
 
   /**
-   * {@link getConnectorSnapshot} plus the connector's sink offsets, as `OffsetStore.getSinkOffsets`
-   * would return them, in one strongly consistent read (one Query of the connector's partition on
-   * DynamoDB, where the four separate reads of a sink invocation would be four requests). Its
+   * {@link getConnectorSnapshot} plus the sink offsets of `partitions` (a batch's), as
+   * `OffsetStore.getSinkOffsets` would return them, in one strongly consistent read (on DynamoDB
+   * one Query of the connector's partition and one BatchGetItem of those partitions' offsets,
+   * in parallel, where the separate reads of a sink invocation would be five requests). Its
    * consistency is that of those reads issued together: each item is read as of the call, with
    * no isolation across items (a write racing the read may show in one part and not another);
    * `undefined` when the connector does not exist (no config record), whatever offsets it kept.
    */
-  getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined>;
+  getSinkSnapshot(
+    connector: string,
+    partitions: readonly TopicPartition[],
+  ): Promise<SinkInvocationSnapshot | undefined>;
 }

@@ -1,8 +1,18 @@
-import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import {
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
-import { ITEM_FORMAT_VERSION, STATE_TABLE } from '../../shared/adapters/dynamodb/table-schema.js';
+import {
+  ITEM_FORMAT_VERSION,
+  KEYS,
+  SINK_OFFSET_SHARDS,
+  STATE_TABLE,
+} from '../../shared/adapters/dynamodb/table-schema.js';
 import { ConnectError } from '../../shared/connect/errors.js';
 import { StoreUnavailableError } from '../../shared/ports/errors.js';
 import { describeStateStoreContract, ManualClock } from '../contract/state-store.contract.js';
@@ -23,17 +33,29 @@ describeStateStoreContract('dynamodb on dynalite', async () => {
   return {
     store,
     clock,
+    // The connector's partition and its sink-offset shards (v4).
     countItems: async (connector) => {
-      const out = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': { S: `C#${connector}` } },
-          Select: 'COUNT',
-          ConsistentRead: true,
+      const pks = [
+        KEYS.connectorPk(connector),
+        ...Array.from({ length: SINK_OFFSET_SHARDS }, (_, s) =>
+          KEYS.sinkOffsetShardPk(connector, s),
+        ),
+      ];
+      const counts = await Promise.all(
+        pks.map(async (pk) => {
+          const out = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': { S: pk } },
+              Select: 'COUNT',
+              ConsistentRead: true,
+            }),
+          );
+          return out.Count ?? 0;
         }),
       );
-      return out.Count ?? 0;
+      return counts.reduce((a, b) => a + b, 0);
     },
   };
 });
@@ -138,7 +160,7 @@ describe('DynamoDB state store item formats', () => {
     await putV2SinkOffset(tableName, 1, -1);
     // Act
     const offsets = await store.offsets.getSinkOffsets('legacy');
-    const snapshot = await store.status.getSinkSnapshot('legacy');
+    const snapshot = await store.status.getSinkSnapshot('legacy', offsets);
     // Assess
     expect(offsets).toEqual([
       { topic: 'orders', partition: 0, nextOffset: 10 },
@@ -147,24 +169,33 @@ describe('DynamoDB state store item formats', () => {
     expect(snapshot?.sinkOffsets).toEqual(offsets);
   });
 
-  it('compares a commit with a v2 sink offset in its old meaning and rewrites it at the current format', async () => {
+  it('compares a commit with a v2 sink offset in its old meaning and moves it to its v4 shard', async () => {
     // Prepare: a v2 item saying records up to 9 were written (next to read: 10).
     const tableName = await freshTable();
     const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
     await putV2SinkOffset(tableName, 0, 9);
-    const key = { pk: { S: 'C#legacy' }, sk: { S: 'SINKOFFSET#orders#0' } };
+    const legacyKey = { pk: { S: 'C#legacy' }, sk: { S: 'SINKOFFSET#orders#0' } };
+    const key = {
+      pk: { S: KEYS.sinkOffsetPk('legacy', 'orders', 0) },
+      sk: { S: 'SINKOFFSET#orders#0' },
+    };
     const commit = (nextOffset: number) =>
       store.offsets.commitSinkOffset('legacy', { topic: 'orders', partition: 0, nextOffset });
     // Act
     const behind = await commit(9);
+    const moved = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
+    const left = await client.send(new GetItemCommand({ TableName: tableName, Key: legacyKey }));
     const equal = await commit(10);
-    const untouched = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
     const ahead = await commit(11);
     const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: key }));
     const again = await commit(11);
     // Assess
     expect([behind, equal, ahead, again]).toEqual([false, false, true, false]);
-    expect([untouched.Item?.v, untouched.Item?.offset]).toEqual([{ N: '2' }, { N: '9' }]);
+    expect(left.Item).toBeUndefined();
+    expect([moved.Item?.v, moved.Item?.offset]).toEqual([
+      { N: String(ITEM_FORMAT_VERSION) },
+      { N: '10' },
+    ]);
     expect([raw.Item?.v, raw.Item?.offset]).toEqual([
       { N: String(ITEM_FORMAT_VERSION) },
       { N: '11' },
@@ -193,6 +224,156 @@ describe('DynamoDB state store item formats', () => {
     const read = store.configs.getConnector('future');
 
     await expect(read).rejects.toThrow(/format v99/);
+  });
+});
+
+describe('DynamoDB state store sink offsets in shards (v4)', () => {
+  /** A sink offset item as v3 wrote it: under the connector's partition, next offset to read. */
+  async function putV3SinkOffset(
+    tableName: string,
+    connector: string,
+    partition: number,
+    next: number,
+  ) {
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: {
+          pk: { S: `C#${connector}` },
+          sk: { S: `SINKOFFSET#orders#${partition}` },
+          v: { N: '3' },
+          topic: { S: 'orders' },
+          partition: { N: String(partition) },
+          offset: { N: String(next) },
+          updatedAt: { N: '1' },
+        },
+      }),
+    );
+  }
+
+  /** Every item of the table (a test table is small). */
+  async function allItems(tableName: string) {
+    const out = await client.send(new ScanCommand({ TableName: tableName }));
+    return out.Items ?? [];
+  }
+
+  it("spreads a connector's sink offsets over its shards and keeps none under the connector", async () => {
+    // Prepare
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await store.configs.createConnector('spread', { name: 'spread' });
+    // Act
+    for (let partition = 0; partition < 64; partition += 1) {
+      await store.offsets.commitSinkOffset('spread', { topic: 'orders', partition, nextOffset: 5 });
+    }
+    // Assess
+    const sinkItems = (await allItems(tableName)).filter((i) => i.sk?.S?.startsWith('SINKOFFSET#'));
+    const keys = new Set(sinkItems.map((i) => i.pk?.S));
+    expect(sinkItems).toHaveLength(64);
+    expect(keys.has('C#spread')).toBe(false);
+    expect(keys.size).toBeGreaterThan(SINK_OFFSET_SHARDS / 2);
+    expect(keys.size).toBeLessThanOrEqual(SINK_OFFSET_SHARDS);
+    expect(await store.offsets.getSinkOffsets('spread')).toHaveLength(64);
+    const snapshot = await store.status.getConnectorSnapshot('spread');
+    expect(snapshot?.record.name).toBe('spread');
+  });
+
+  it("reads a v3 connector's sink offsets where v3 kept them, with the further of both per partition", async () => {
+    // Prepare: v3 items for orders-0..2; v4 commits for orders-1 (ahead) and orders-3 (new).
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await store.configs.createConnector('old', { name: 'old' });
+    await store.configs.putTaskConfigs('old', [{ a: '1' }], 0);
+    await store.status.putTaskStatus(
+      { connector: 'old', task: 0 },
+      { state: 'RUNNING', workerId: 'w' },
+    );
+    for (const [partition, next] of [
+      [0, 40],
+      [1, 41],
+      [2, 42],
+    ] as const) {
+      await putV3SinkOffset(tableName, 'old', partition, next);
+    }
+    // Act
+    const before = await store.offsets.getSinkOffsets('old');
+    const movedOn = await store.offsets.commitSinkOffset('old', {
+      topic: 'orders',
+      partition: 1,
+      nextOffset: 50,
+    });
+    const fresh = await store.offsets.commitSinkOffset('old', {
+      topic: 'orders',
+      partition: 3,
+      nextOffset: 7,
+    });
+    const stale = await store.offsets.commitSinkOffset('old', {
+      topic: 'orders',
+      partition: 2,
+      nextOffset: 30,
+    });
+    const after = await store.offsets.getSinkOffsets('old');
+    const batch = await store.status.getSinkSnapshot('old', [
+      { topic: 'orders', partition: 0 },
+      { topic: 'orders', partition: 1 },
+      { topic: 'orders', partition: 9 },
+    ]);
+    const status = await store.status.getConnectorSnapshot('old');
+    // Assess
+    const at = (list: readonly { partition: number; nextOffset: number }[] | undefined) =>
+      list?.map((o) => `${o.partition}@${o.nextOffset}`);
+    expect(at(before)).toEqual(['0@40', '1@41', '2@42']);
+    expect([movedOn, fresh, stale]).toEqual([true, true, false]);
+    expect(at(after)).toEqual(['0@40', '1@50', '2@42', '3@7']);
+    expect(at(batch?.sinkOffsets)).toEqual(['0@40', '1@50']);
+    expect(status?.taskStatuses.map((t) => t.state)).toEqual(['RUNNING']);
+    const left = (await allItems(tableName)).filter(
+      (i) => i.pk?.S === 'C#old' && i.sk?.S?.startsWith('SINKOFFSET#'),
+    );
+    expect(left.map((i) => i.sk?.S).sort()).toEqual(['SINKOFFSET#orders#0']);
+  });
+
+  it('marks the TASKS item v4 at the first v4 commit, so that code before v4 refuses the connector', async () => {
+    // Prepare: a connector whose TASKS item v3 code wrote.
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await store.configs.createConnector('mark', { name: 'mark' });
+    await store.configs.putTaskConfigs('mark', [{ a: '1' }], 0);
+    const tasksKey = { pk: { S: 'C#mark' }, sk: { S: 'TASKS' } };
+    const written = await client.send(new GetItemCommand({ TableName: tableName, Key: tasksKey }));
+    await client.send(
+      new PutItemCommand({ TableName: tableName, Item: { ...written.Item, v: { N: '3' } } }),
+    );
+    // Act
+    await store.offsets.commitSinkOffset('mark', { topic: 'orders', partition: 0, nextOffset: 1 });
+    // Assess
+    const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: tasksKey }));
+    expect(raw.Item?.v).toEqual({ N: String(ITEM_FORMAT_VERSION) });
+    expect((await store.configs.getTaskConfigs('mark')).tasks).toHaveLength(1);
+  });
+
+  it('alters and resets over v3 items too, and deletes the shards with the connector', async () => {
+    // Prepare
+    const tableName = await freshTable();
+    const store = createDynamoDbStateStore({ client, tableName, clock: new ManualClock() });
+    await store.configs.createConnector('alt', { name: 'alt' }, { initialState: 'STOPPED' });
+    await putV3SinkOffset(tableName, 'alt', 0, 100);
+    await putV3SinkOffset(tableName, 'alt', 1, 100);
+    await store.offsets.commitSinkOffset('alt', { topic: 'orders', partition: 2, nextOffset: 9 });
+    // Act
+    await store.offsets.alterSinkOffsets('alt', [
+      { topic: 'orders', partition: 0, nextOffset: 5 },
+      { topic: 'orders', partition: 1, nextOffset: null },
+    ]);
+    const altered = await store.offsets.getSinkOffsets('alt');
+    await store.offsets.resetSinkOffsets('alt');
+    const reset = await store.offsets.getSinkOffsets('alt');
+    await store.offsets.commitSinkOffset('alt', { topic: 'orders', partition: 3, nextOffset: 1 });
+    await store.configs.deleteConnector('alt');
+    // Assess
+    expect(altered.map((o) => `${o.partition}@${o.nextOffset}`)).toEqual(['0@5', '2@9']);
+    expect(reset).toEqual([]);
+    expect(await allItems(tableName)).toEqual([]);
   });
 });
 

@@ -25,10 +25,17 @@ import { ATTR, ITEM_FORMAT_VERSION, KEYS, STATE_TABLE } from './table-schema.js'
  * - v2: config maps as native maps (M of S) and task configs as a list of maps (L of M), so
  *   the console shows them; JSON strings remain for source offsets, whose values are arbitrary
  *   JSON.
- * - v3 (current): a `SINKOFFSET#` item's `offset` is the next offset to read (Kafka's committed
+ * - v3: a `SINKOFFSET#` item's `offset` is the next offset to read (Kafka's committed
  *   offset); up to v2 it was the last record written. {@link decodeSinkOffset} reads an older
  *   item as `offset + 1` and {@link sinkOffsetCommit} compares against it the same way: the
  *   only two places that know the old meaning. Other item kinds are the same in v2 and v3.
+ * - v4 (current): `SINKOFFSET#` items move from the connector's partition to the sharded
+ *   partitions of {@link sinkOffsetKey} (table-schema.ts); their attributes are unchanged. The
+ *   offset store still reads a connector's v3 items where they are ({@link legacySinkOffsetKey})
+ *   and takes, per topic-partition, the further of the two; the first v4 commit of a partition
+ *   deletes its v3 item once it is behind, and marks the connector's `TASKS` item v4, so that
+ *   code before v4, which would not see the moved offsets, refuses the connector rather than
+ *   rewinding it. Other item kinds are the same in v3 and v4.
  * Older items are read as they are and upgraded when next rewritten. An item from a newer
  * format than this code knows is refused rather than misread.
  */
@@ -208,10 +215,20 @@ export function decodeTaskItem(connector: string, item: Item): TaskItem {
   };
 }
 
+/** Where a topic-partition's sink offset is kept (v4): its shard's partition. */
+export function sinkOffsetKey(connector: string, topic: string, partition: number): Item {
+  return keyOf(KEYS.sinkOffsetPk(connector, topic, partition), KEYS.sinkOffsetSk(topic, partition));
+}
+
+/** Where a topic-partition's sink offset was kept up to v3: the connector's partition. */
+export function legacySinkOffsetKey(connector: string, topic: string, partition: number): Item {
+  return connectorKey(connector, KEYS.sinkOffsetSk(topic, partition));
+}
+
 /** A `SINKOFFSET#` item at the current format, holding `offset.nextOffset`. */
 export function encodeSinkOffset(connector: string, offset: SinkOffset, now: number): Item {
   return {
-    ...connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),
+    ...sinkOffsetKey(connector, offset.topic, offset.partition),
     [ATTR.formatVersion]: versionAttr(),
     [ATTR.topic]: str(offset.topic),
     [ATTR.partition]: num(offset.partition),

@@ -33,6 +33,7 @@ import {
   encodeTaskConfigs,
   versionAttr,
 } from './codec.js';
+import { sinkOffsetItems } from './dynamodb-offset-store.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
@@ -174,8 +175,15 @@ export class DynamoDbConfigStore implements ConfigStore {
     const keep = (sk: string) =>
       options.keepOffsets === true &&
       (sk.startsWith(KEYS.sinkOffsetPrefix) || sk.startsWith(KEYS.taskPrefix));
+    // Sink offsets in their shards (v4; the connector's partition holds only v3 ones).
+    const sinkOffsetKeys =
+      options.keepOffsets === true
+        ? []
+        : (
+            await sinkOffsetItems(this.#table, name, operation, [partitionKey.name, sortKey.name])
+          ).filter((key) => key[partitionKey.name]?.S !== KEYS.connectorPk(name));
     await this.#table.deleteAll(
-      keys.filter((key) => !keep(key[sortKey.name]?.S ?? '')),
+      [...keys.filter((key) => !keep(key[sortKey.name]?.S ?? '')), ...sinkOffsetKeys],
       operation,
     );
     if (options.keepOffsets !== true) return;

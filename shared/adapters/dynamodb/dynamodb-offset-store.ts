@@ -1,4 +1,8 @@
-import type { SourcePartitionOffset } from '../../connect/records.js';
+import {
+  type SourcePartitionOffset,
+  type TopicPartition,
+  topicPartitionKey,
+} from '../../connect/records.js';
 import { knownSourcePartitions, nextAdminSourceOffsets } from '../../ports/admin-source-offsets.js';
 import type { Clock } from '../../ports/clock.js';
 import { MAX_ITEM_BYTES } from '../../ports/config-store.js';
@@ -28,7 +32,9 @@ import {
   decodeTaskItem,
   encodeSinkOffset,
   jsonAttr,
+  legacySinkOffsetKey,
   sinkOffsetCommit,
+  sinkOffsetKey,
   versionAttr,
 } from './codec.js';
 import {
@@ -38,7 +44,7 @@ import {
   throwLeaseFenced,
 } from './lease-fence.js';
 import type { DynamoTable, WriteResult } from './table.js';
-import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
+import { ATTR, KEYS, SINK_OFFSET_SHARDS, STATE_TABLE } from './table-schema.js';
 
 const PENDING_ATTRS = `#${ATTR.pendingSeq}, #${ATTR.pendingOffsets}, #${ATTR.pendingPositions}`;
 /** Copies pending to committed (operands are read from the item as it was before the update). */
@@ -57,7 +63,8 @@ function sourceSk(task: number): string {
 
 /**
  * OffsetStore over `TASK#n` (source), `TASK#ADMIN` (source offsets changed through the REST
- * API, listed as task {@link ADMIN_OFFSETS_TASK}) and `SINKOFFSET#topic#partition` (sink) items.
+ * API, listed as task {@link ADMIN_OFFSETS_TASK}) and `SINKOFFSET#topic#partition` (sink) items,
+ * the last in their shards' partitions (v4), and still read in the connector's (v3, codec.ts).
  */
 export class DynamoDbOffsetStore implements OffsetStore {
   readonly #table: DynamoTable;
@@ -232,22 +239,63 @@ export class DynamoDbOffsetStore implements OffsetStore {
   }
 
   async commitSinkOffset(connector: string, offset: SinkOffset): Promise<boolean> {
+    const operation = `commit the sink offset of ${connector} ${offset.topic}-${offset.partition}`;
     const result = await this.#table.update(
-      connectorKey(connector, KEYS.sinkOffsetSk(offset.topic, offset.partition)),
+      sinkOffsetKey(connector, offset.topic, offset.partition),
       sinkOffsetCommit(offset, this.#clock.now()),
-      `commit the sink offset of ${connector} ${offset.topic}-${offset.partition}`,
-      { readOldOnFailure: false, returnValues: 'NONE' },
+      operation,
+      { readOldOnFailure: false, returnValues: 'UPDATED_OLD' },
     );
-    return result.ok;
+    if (!result.ok) return false;
+    // An existing v4 item moved forward: the common case, one request.
+    if (result.item[ATTR.offset] !== undefined) return true;
+    return this.#firstSinkOffsetCommit(connector, offset, operation);
+  }
+
+  /**
+   * After a partition's first v4 commit: its v3 item, if any, is moved over (the v4 item takes
+   * its position when that is further on) and deleted, and the connector's TASKS item is marked
+   * v4 so that code before v4 refuses the connector rather than read the v3 items alone
+   * (codec.ts). True when the commit moved the partition's position forward.
+   */
+  async #firstSinkOffsetCommit(
+    connector: string,
+    offset: SinkOffset,
+    operation: string,
+  ): Promise<boolean> {
+    const legacyKey = legacySinkOffsetKey(connector, offset.topic, offset.partition);
+    const [legacy] = await Promise.all([
+      this.#table.get(legacyKey, operation),
+      this.#table.update(
+        connectorKey(connector, KEYS.tasksSk),
+        {
+          update: `SET #${ATTR.formatVersion} = :v`,
+          condition: `attribute_exists(#${ATTR.pk}) AND #${ATTR.formatVersion} < :v`,
+          values: { ':v': versionAttr() },
+        },
+        operation,
+        { readOldOnFailure: false, returnValues: 'NONE' },
+      ),
+    ]);
+    if (legacy === undefined) return true;
+    const { nextOffset } = decodeSinkOffset(legacy);
+    if (nextOffset > offset.nextOffset) {
+      await this.#table.update(
+        sinkOffsetKey(connector, offset.topic, offset.partition),
+        sinkOffsetCommit({ ...offset, nextOffset }, this.#clock.now()),
+        operation,
+        { readOldOnFailure: false, returnValues: 'NONE' },
+      );
+    }
+    // Reads take the further of both items, so the v3 one can go once the v4 one holds it.
+    await this.#table.delete(legacyKey, {}, operation);
+    return nextOffset < offset.nextOffset;
   }
 
   async getSinkOffsets(connector: string): Promise<SinkOffset[]> {
-    const items = await this.#table.query(
-      KEYS.connectorPk(connector),
-      KEYS.sinkOffsetPrefix,
-      `read the sink offsets of ${connector}`,
+    return sinkOffsetsOf(
+      await sinkOffsetItems(this.#table, connector, `read the sink offsets of ${connector}`),
     );
-    return sinkOffsetsOf(items);
   }
 
   async alterSinkOffsets(
@@ -258,19 +306,17 @@ export class DynamoDbOffsetStore implements OffsetStore {
     await this.#requireStopped(connector, operation);
     const now = this.#clock.now();
     await Promise.all(
-      changes.map((change) => {
+      changes.map(async (change) => {
         const { topic, partition, nextOffset } = change;
-        return nextOffset === null
-          ? this.#table.delete(
-              connectorKey(connector, KEYS.sinkOffsetSk(topic, partition)),
-              {},
-              operation,
-            )
+        // A v3 item left behind would be read as the max of both: it goes first.
+        await this.#table.delete(legacySinkOffsetKey(connector, topic, partition), {}, operation);
+        await (nextOffset === null
+          ? this.#table.delete(sinkOffsetKey(connector, topic, partition), {}, operation)
           : this.#table.put(
               encodeSinkOffset(connector, { topic, partition, nextOffset }, now),
               {},
               operation,
-            );
+            ));
       }),
     );
   }
@@ -279,13 +325,11 @@ export class DynamoDbOffsetStore implements OffsetStore {
     const operation = `reset the sink offsets of ${connector}`;
     await this.#requireStopped(connector, operation);
     const { partitionKey, sortKey } = STATE_TABLE;
-    const keys = await this.#table.query(
-      KEYS.connectorPk(connector),
-      KEYS.sinkOffsetPrefix,
-      operation,
-      [partitionKey.name, sortKey.name],
-    );
-    await this.#table.deleteAll(keys, operation);
+    const items = await sinkOffsetItems(this.#table, connector, operation, [
+      partitionKey.name,
+      sortKey.name,
+    ]);
+    await this.#table.deleteAll(items, operation);
   }
 
   async alterSourceOffsets(
@@ -368,13 +412,66 @@ function sourceOffsets(ref: TaskRef, item: Item | undefined): TaskSourceOffsets 
 }
 
 /**
- * The sink offsets of `SINKOFFSET#…` items, sorted by topic then partition (the sort keys hold
- * the partition unpadded, so the Query's order is not that one).
+ * Every sink-offset item of a connector: one Query per shard (v4) and one of its own partition
+ * (v3 items), in parallel; `projection` limits the attributes read.
  */
-export function sinkOffsetsOf(items: readonly Item[]): SinkOffset[] {
-  return items
-    .map(decodeSinkOffset)
-    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+export async function sinkOffsetItems(
+  table: DynamoTable,
+  connector: string,
+  operation: string,
+  projection?: readonly string[],
+): Promise<Item[]> {
+  const shards = Array.from({ length: SINK_OFFSET_SHARDS }, (_, shard) =>
+    table.query(KEYS.sinkOffsetShardPk(connector, shard), undefined, operation, projection),
+  );
+  const legacy = table.query(
+    KEYS.connectorPk(connector),
+    KEYS.sinkOffsetPrefix,
+    operation,
+    projection,
+  );
+  return (await Promise.all([legacy, ...shards])).flat();
+}
+
+/** The v4 sink-offset items of `partitions` (strongly consistent, 100 keys per request). */
+export async function sinkOffsetItemsOf(
+  table: DynamoTable,
+  connector: string,
+  partitions: readonly TopicPartition[],
+  operation: string,
+): Promise<Item[]> {
+  const keys = partitions.map((p) => sinkOffsetKey(connector, p.topic, p.partition));
+  const chunks: Item[][] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_MAX) {
+    chunks.push(keys.slice(start, start + BATCH_GET_MAX));
+  }
+  const found = await Promise.all(chunks.map((chunk) => table.getMany(chunk, operation)));
+  return found.flat().filter((item): item is Item => item !== undefined);
+}
+
+const BATCH_GET_MAX = 100;
+
+/**
+ * The sink offsets of `SINKOFFSET#…` items, one per topic-partition (the further of its v3 and
+ * v4 items, codec.ts), sorted by topic then partition (the sort keys hold the partition
+ * unpadded, so the Query's order is not that one). With `only`, just those partitions.
+ */
+export function sinkOffsetsOf(
+  items: readonly Item[],
+  only?: readonly TopicPartition[],
+): SinkOffset[] {
+  const wanted = only === undefined ? undefined : new Set(only.map(topicPartitionKey));
+  const best = new Map<string, SinkOffset>();
+  for (const item of items) {
+    const offset = decodeSinkOffset(item);
+    const id = topicPartitionKey(offset);
+    if (wanted !== undefined && !wanted.has(id)) continue;
+    const seen = best.get(id);
+    if (seen === undefined || offset.nextOffset > seen.nextOffset) best.set(id, offset);
+  }
+  return [...best.values()].sort((a, b) =>
+    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+  );
 }
 
 /** The attributes {@link sinkOffsetsOf} reads. */

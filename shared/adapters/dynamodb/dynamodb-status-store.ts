@@ -1,3 +1,4 @@
+import type { TopicPartition } from '../../connect/records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
@@ -19,17 +20,19 @@ import {
   decodeTaskItem,
   versionAttr,
 } from './codec.js';
-import { SINK_OFFSET_ATTRS, sinkOffsetsOf } from './dynamodb-offset-store.js';
+import { SINK_OFFSET_ATTRS, sinkOffsetItemsOf, sinkOffsetsOf } from './dynamodb-offset-store.js';
 import { LEASE_FENCE_CONDITION, leaseFenceValues, throwLeaseFenced } from './lease-fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 
 /**
  * The sort keys from `CONNECTOR` to `TASKS` hold, in order: CONNECTOR, RESTART,
- * SINKOFFSET#…, STATUS, TASK#…, TASKS (TOPIC#… sort after). The snapshot reads that range in
- * one Query, drops the sink offsets with a filter (their `topic` attribute; a filter cannot name
- * the sort key) and projects away the source offsets of TASK# items. The sink snapshot reads
- * the same range without the filter, keeping the sink offsets; both ignore the RESTART item.
+ * SINKOFFSET#… (v3 items only: since v4 they live in shards of their own), STATUS, TASK#…,
+ * TASKS (TOPIC#… sort after). The snapshot reads that range in one Query, drops v3 sink offsets
+ * with a filter (their `topic` attribute; a filter cannot name the sort key) and projects away
+ * the source offsets of TASK# items. The sink snapshot reads the same range without the filter,
+ * keeping v3 sink offsets, and at the same time the v4 sink offsets of the batch's partitions
+ * (one BatchGetItem); both ignore the RESTART item.
  */
 const SNAPSHOT_ATTRS = [
   STATE_TABLE.partitionKey.name,
@@ -170,18 +173,25 @@ export class DynamoDbStatusStore implements StatusStore {
     return snapshotOf(connector, items);
   }
 
-  async getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined> {
-    const items = await this.#table.queryBetween(
-      KEYS.connectorPk(connector),
-      { from: KEYS.connectorSk, to: KEYS.tasksSk },
-      `read the sink state of ${connector}`,
-      { projection: SINK_SNAPSHOT_ATTRS },
-    );
+  async getSinkSnapshot(
+    connector: string,
+    partitions: readonly TopicPartition[],
+  ): Promise<SinkInvocationSnapshot | undefined> {
+    const operation = `read the sink state of ${connector}`;
+    const [items, moved] = await Promise.all([
+      this.#table.queryBetween(
+        KEYS.connectorPk(connector),
+        { from: KEYS.connectorSk, to: KEYS.tasksSk },
+        operation,
+        { projection: SINK_SNAPSHOT_ATTRS },
+      ),
+      sinkOffsetItemsOf(this.#table, connector, partitions, operation),
+    ]);
     const snapshot = snapshotOf(connector, items);
     if (snapshot === undefined) return undefined;
     const sortKey = STATE_TABLE.sortKey.name;
-    const sinkItems = items.filter((item) => item[sortKey]?.S?.startsWith(KEYS.sinkOffsetPrefix));
-    return { ...snapshot, sinkOffsets: sinkOffsetsOf(sinkItems) };
+    const legacy = items.filter((item) => item[sortKey]?.S?.startsWith(KEYS.sinkOffsetPrefix));
+    return { ...snapshot, sinkOffsets: sinkOffsetsOf([...legacy, ...moved], partitions) };
   }
 }
 

@@ -14,9 +14,15 @@
  * | `TASK#ADMIN`                   | source offsets altered or reset through the REST API, as  |
  * |                                | committed offsets of task -1 (`task` attribute = -1)      |
  * | `STATUS`                       | connector status                                          |
- * | `SINKOFFSET#<topic>#<partition>` | sink offset (next offset to read since v3)              |
  * | `TOPIC#<topic>`                | an active topic                                           |
  * | `RESTART`                      | the latest restart request                                |
+ *
+ * Sink offsets (since v4) live apart, so that a connector's partitions do not all write one
+ * partition key and a sink invocation or status read does not read them all: item
+ * `SINKOFFSET#<topic>#<partition>` under partition `SINKOFFSETS#<shard>#<connector>`, the shard
+ * ({@link sinkOffsetShard}, one of {@link SINK_OFFSET_SHARDS}) hashed from topic and partition.
+ * Up to v3 the same items sat under `C#<connector>` (between `RESTART` and `STATUS`); they are
+ * still read (codec.ts).
  *
  * Partition `LOGGERS` (no connector partition starts without `C#`) holds `LOGGER#<name>` items.
  * Every item carries {@link ATTR.formatVersion}; see codec.ts for the versions.
@@ -44,7 +50,25 @@ export const STATE_TABLE = {
 } as const;
 
 /** The format version the adapter writes (codec.ts lists what each version changed). */
-export const ITEM_FORMAT_VERSION = 3;
+export const ITEM_FORMAT_VERSION = 4;
+
+/**
+ * How many partition keys a connector's sink offsets are spread over. DynamoDB serves at most
+ * 1,000 write units a second per partition: 16 keys carry ~16,000 sink-offset commits a second
+ * per connector (docs/scale.md). Part of the format: changing it moves every item.
+ */
+export const SINK_OFFSET_SHARDS = 16;
+
+/** The shard of a topic-partition's sink offset: FNV-1a of `<topic>-<partition>`, mod the shards. */
+export function sinkOffsetShard(topic: string, partition: number): number {
+  let hash = 0x811c9dc5;
+  const text = `${topic}-${partition}`;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % SINK_OFFSET_SHARDS;
+}
 
 /** Attribute names (also the `#name` placeholders of every expression). */
 export const ATTR = {
@@ -112,6 +136,12 @@ export const KEYS = {
   adminOffsetsSk: 'TASK#ADMIN',
   sinkOffsetPrefix: 'SINKOFFSET#',
   sinkOffsetSk: (topic: string, partition: number): string => `SINKOFFSET#${topic}#${partition}`,
+  /** The partition key of one shard of a connector's sink offsets (v4). */
+  sinkOffsetShardPk: (connector: string, shard: number): string =>
+    `SINKOFFSETS#${String(shard).padStart(2, '0')}#${connector}`,
+  /** The partition key a topic-partition's sink offset is written under (v4). */
+  sinkOffsetPk: (connector: string, topic: string, partition: number): string =>
+    KEYS.sinkOffsetShardPk(connector, sinkOffsetShard(topic, partition)),
   topicPrefix: 'TOPIC#',
   topicSk: (topic: string): string => `TOPIC#${topic}`,
   loggerPrefix: 'LOGGER#',

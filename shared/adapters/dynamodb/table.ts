@@ -34,10 +34,11 @@ export interface WriteOptions {
    */
   readonly readOldOnFailure?: boolean;
   /**
-   * `ALL_OLD` returns the item before an update as `item`; `NONE` returns an empty `item`
+   * `ALL_OLD` returns the item before an update as `item`; `UPDATED_OLD` only the attributes
+   * the update set, as they were (none when the item was new); `NONE` returns an empty `item`
    * (cheapest, for writes whose result is only success or failure). @default 'ALL_NEW'
    */
-  readonly returnValues?: 'ALL_NEW' | 'ALL_OLD' | 'NONE';
+  readonly returnValues?: 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_OLD' | 'NONE';
 }
 
 const BATCH_WRITE_MAX = 25;

@@ -1,3 +1,4 @@
+import { type TopicPartition, topicPartitionKey } from '../../connect/records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
@@ -70,11 +71,17 @@ export class MemoryStatusStore implements StatusStore {
     return this.#snapshot(connector);
   }
 
-  async getSinkSnapshot(connector: string): Promise<SinkInvocationSnapshot | undefined> {
+  async getSinkSnapshot(
+    connector: string,
+    partitions: readonly TopicPartition[],
+  ): Promise<SinkInvocationSnapshot | undefined> {
     const snapshot = this.#snapshot(connector);
-    return snapshot === undefined
-      ? undefined
-      : { ...snapshot, sinkOffsets: sinkOffsetsOf(this.#db.peek(connector)) };
+    if (snapshot === undefined) return undefined;
+    const wanted = new Set(partitions.map(topicPartitionKey));
+    const sinkOffsets = sinkOffsetsOf(this.#db.peek(connector)).filter((o) =>
+      wanted.has(topicPartitionKey(o)),
+    );
+    return { ...snapshot, sinkOffsets };
   }
 
   /** Synchronous, so it reads every part as of one moment. */

@@ -232,8 +232,11 @@ export class Enumerator {
     const paused = record.targetState === 'PAUSED';
     // A bounded sink whose partitions all reached their stopping offsets has ended: its
     // mappings are disabled and its tasks say so in their worker id.
+    // (Its sink offsets are read only when some partition has a stopping offset.)
+    const bounded = taskSet.tasks.some((t) => taskStoppingOffsets(t.config).size > 0);
     const finished =
       kind === 'sink' &&
+      bounded &&
       boundedFinished(taskSet.tasks, await this.deps.store.offsets.getSinkOffsets(name));
     await this.#reconcileTaskStatuses(name, taskSet, kind, paused, finished);
     const dispatched =

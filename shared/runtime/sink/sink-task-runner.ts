@@ -3,8 +3,9 @@
  * exactly once per connector although the mapping delivers at least once.
  *
  * 1. Decode the batch (`invocation.records`; in Lambda the event source mapping's event).
- * 2. Read the connector, its task configs, its sink offsets and its task statuses in one read
- *    (`StatusStore.getSinkSnapshot`: one Query on DynamoDB). A missing connector fails the
+ * 2. Read the connector, its task configs, the batch's partitions' sink offsets and its task
+ *    statuses in one read (`StatusStore.getSinkSnapshot`: a Query and a BatchGetItem in parallel
+ *    on DynamoDB). A missing connector fails the
  *    invocation; a PAUSED or STOPPED one, or a partition no task owns yet, throws a
  *    RetriableError so the mapping redelivers later (records are never dropped).
  * 3. Per task owning partitions of the batch, concurrently: refuse while the task is FAILED;
@@ -63,19 +64,17 @@ export async function runSinkInvocation(
   invocation: SinkInvocation,
 ): Promise<SinkRunSummary> {
   const { connector } = invocation;
-  // The state read travels while the event is decoded (the mapping never sends empty batches).
-  const reading = deps.store.status.getSinkSnapshot(connector);
-  reading.catch(() => undefined); // seen below, unless the event is refused first
   const event = invocation.records();
   if (event.recordCount === 0) return summarize(connector, []);
-  const snapshot = await reading;
+  const withRecords = event.partitions.filter((p) => p.records.length > 0);
+  // The state read names the batch's partitions: it reads only their sink offsets.
+  const snapshot = await deps.store.status.getSinkSnapshot(connector, withRecords);
   if (snapshot === undefined) throw new ConnectorNotFoundError(connector);
   const { record, tasks: taskSet, sinkOffsets, taskStatuses: statuses } = snapshot;
   if (record.targetState !== 'RUNNING') {
     throw new ConnectorNotRunningError(connector, record.targetState);
   }
   const owners = partitionOwners(taskSet);
-  const withRecords = event.partitions.filter((p) => p.records.length > 0);
   const unowned = withRecords.map(topicPartitionKey).filter((id) => !owners.has(id));
   if (unowned.length > 0) throw new UnassignedPartitionError(connector, unowned);
   await deps.tasks.retain(connector, new Set(taskSet.tasks.map((t) => t.task)));

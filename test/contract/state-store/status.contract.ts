@@ -235,7 +235,17 @@ export function statusContract(factory: StateStoreFactory): void {
       await store.topics.recordActiveTopic('c', 'orders');
       await store.restarts.requestRestart('c', { includeTasks: true, onlyFailed: false });
       // Act
-      const snapshot = await store.status.getSinkSnapshot('c');
+      const all = await store.offsets.getSinkOffsets('c');
+      const snapshot = await store.status.getSinkSnapshot('c', [
+        ...all,
+        { topic: 'orders', partition: 5 },
+        { topic: 'never', partition: 0 },
+      ]);
+      const some = await store.status.getSinkSnapshot('c', [
+        { topic: 'audit', partition: 1 },
+        { topic: 'orders', partition: 3 },
+        { topic: 'orders', partition: 5 },
+      ]);
       // Assess
       expect(snapshot).toEqual({
         record: await store.configs.getConnector('c'),
@@ -251,6 +261,10 @@ export function statusContract(factory: StateStoreFactory): void {
           ...[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11].map((p) => `orders-${p}@${p === 3 ? 2 : 10}`),
         ],
       );
+      expect(some?.sinkOffsets.map((o) => `${o.topic}-${o.partition}@${o.nextOffset}`)).toEqual([
+        'audit-1@0',
+        'orders-3@2',
+      ]);
       expect(snapshot?.record.targetState).toBe('RUNNING');
       expect(snapshot?.taskStatuses.map((t) => [t.task, t.state])).toEqual([
         [0, 'RUNNING'],
@@ -267,7 +281,7 @@ export function statusContract(factory: StateStoreFactory): void {
       // Act
       await store.offsets.resetSinkOffsets('c');
       // Assess
-      expect(await store.status.getSinkSnapshot('c')).toEqual({
+      expect(await store.status.getSinkSnapshot('c', [{ topic: 'orders', partition: 0 }])).toEqual({
         record: await store.configs.getConnector('c'),
         tasks: await store.configs.getTaskConfigs('c'),
         status: undefined,
@@ -285,8 +299,9 @@ export function statusContract(factory: StateStoreFactory): void {
       await store.configs.deleteConnector('c', { keepOffsets: true });
       // Assess
       expect(await store.offsets.getSinkOffsets('c')).toHaveLength(1);
-      expect(await store.status.getSinkSnapshot('c')).toBeUndefined();
-      expect(await store.status.getSinkSnapshot('never')).toBeUndefined();
+      const orders0 = [{ topic: 'orders', partition: 0 }];
+      expect(await store.status.getSinkSnapshot('c', orders0)).toBeUndefined();
+      expect(await store.status.getSinkSnapshot('never', orders0)).toBeUndefined();
     });
   });
 }

@@ -6,10 +6,11 @@
  * noisy than their wall-clock throughput on a shared machine: it counts the runtime's own work
  * (decode, convert, transform, format, the clients' encoding and the AWS SDK), not the waits.
  *
- *   tsx bench/sink-cpu.ts [s3-sink] [kafka-sink]        # ours, 9 rounds, medians
- *   node --cpu-prof --cpu-prof-dir=.prof --import tsx bench/sink-cpu.ts s3-sink   # profile
+ *   KAFKA_BROKERS=127.0.0.1:9092 npx tsx bench/sink-cpu.ts [s3-sink] [kafka-sink]
+ *   SINK_CPU_PROFILE=.prof npx tsx bench/sink-cpu.ts s3-sink   # + a V8 profile of ours
  *
- * Prints `<name>-cpu: ours=<ms> per 1,000 records (median of n rounds, range a-b) wall=<n>/s`,
+ * Prints `<name>-cpu: ours=<ms> per 1,000 records (median of n rounds, range a-b) user=<ms>
+ * wall=<n>/s` (user+system CPU, then user CPU alone: system time is mostly the sockets' writes),
  * and the same for the floor (the protocol's own calls with no runtime: the state read, the
  * baseline's writes, the offset writes; see sink-runner.ts), so that the difference is the
  * runtime's own CPU. `SINK_CPU_ROUNDS` sets the rounds (default 9).
@@ -68,7 +69,7 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
 async function measure(name: string, bench: SinkBench, all: Record<string, Side>) {
   const sides = PROFILE_DIR === undefined ? all : { ours: all.ours as Side };
   const next = { ours: 0, floor: 0 } as Record<string, number>;
-  const samples: Record<string, { cpu: number[]; rate: number[] }> = {};
+  const samples: Record<string, { cpu: number[]; user: number[]; rate: number[] }> = {};
   // Slice 0 is the warm-up of each side; then the sides alternate, one slice each per round.
   const rounds = async (from: number, to: number) => {
     for (let round = from; round <= to; round += 1) {
@@ -82,21 +83,22 @@ async function measure(name: string, bench: SinkBench, all: Record<string, Side>
         const wall = performance.now() - started;
         const used = process.cpuUsage(cpu);
         if (round === 0) continue;
-        const list = samples[side] ?? { cpu: [], rate: [] };
+        const list = samples[side] ?? { cpu: [], user: [], rate: [] };
         samples[side] = list;
         list.cpu.push(((used.user + used.system) / 1000 / n) * 1000);
+        list.user.push((used.user / 1000 / n) * 1000);
         list.rate.push(n / (wall / 1000));
       }
     }
   };
   await rounds(0, 0);
   await profiled(name, () => rounds(1, ROUNDS));
-  for (const [side, { cpu, rate }] of Object.entries(samples)) {
+  for (const [side, { cpu, user, rate }] of Object.entries(samples)) {
     const sorted = [...cpu].sort((a, b) => a - b);
     console.log(
       `${name}-cpu: ${side}=${median(cpu).toFixed(1)}ms per 1,000 records ` +
         `(median of ${cpu.length} rounds, range ${sorted[0]?.toFixed(1)}-${sorted.at(-1)?.toFixed(1)}) ` +
-        `wall=${Math.round(median(rate))}/s`,
+        `user=${median(user).toFixed(1)}ms wall=${Math.round(median(rate))}/s`,
     );
   }
 }

@@ -92,6 +92,22 @@ function utf8(text: string): Uint8Array {
   return out;
 }
 
+/**
+ * The bytes each schemaless object or array value was read from, when they are exactly what
+ * the converter writes for it (see `ParsedJson.canonical`), so that writing the value again as
+ * JSON can take them as they are. Values are never mutated once converted (the Transformation
+ * contract; a changed record carries a new value object), so the bytes stay true.
+ */
+const SOURCE_JSON = new WeakMap<object, Uint8Array>();
+
+/**
+ * The JSON bytes a schemaless object or array `value` was read from by a JsonConverter, when
+ * they are exactly what `serializeToString(null, value)` writes (UTF-8); `undefined` otherwise.
+ */
+export function sourceJsonOf(value: unknown): Uint8Array | undefined {
+  return typeof value === 'object' && value !== null ? SOURCE_JSON.get(value) : undefined;
+}
+
 /** The parsed settings of a {@link JsonConverter}. */
 export interface JsonConverterSettings extends JsonCodecOptions {
   readonly schemasEnabled: boolean;
@@ -231,7 +247,12 @@ export class JsonConverter implements Converter, HeaderConverter {
   #deserialize(bytes: Uint8Array | null): SchemaAndValue {
     if (bytes === null) return NULL_SCHEMA_AND_VALUE;
     if (!this.#settings.schemasEnabled) {
-      return { schema: null, value: this.#decoder.value(null, parseJson(bytes).root) };
+      const parsed = parseJson(bytes);
+      const value = this.#decoder.value(null, parsed.root);
+      if (parsed.canonical && typeof value === 'object' && value !== null) {
+        SOURCE_JSON.set(value, bytes);
+      }
+      return { schema: null, value };
     }
     // The schema is kept as text, to be looked up in the schema cache before it is parsed.
     const { root, deferred } = parseJson(bytes, {

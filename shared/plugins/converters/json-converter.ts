@@ -93,19 +93,23 @@ function utf8(text: string): Uint8Array {
 }
 
 /**
- * The bytes each schemaless object or array value was read from, when they are exactly what
- * the converter writes for it (see `ParsedJson.canonical`), so that writing the value again as
- * JSON can take them as they are. Values are never mutated once converted (the Transformation
+ * Where a schemaless object or array value keeps the bytes it was read from, when they are
+ * exactly what the converter writes for it (see `ParsedJson.canonical`), so that writing the
+ * value again as JSON can take them as they are. A module-private symbol property (a WeakMap
+ * costs several times the parse of a small record): invisible to the Map's or array's entries,
+ * and not carried by copies. Values are never mutated once converted (the Transformation
  * contract; a changed record carries a new value object), so the bytes stay true.
  */
-const SOURCE_JSON = new WeakMap<object, Uint8Array>();
+const SOURCE_JSON: unique symbol = Symbol('serverless-connect.sourceJson');
 
 /**
  * The JSON bytes a schemaless object or array `value` was read from by a JsonConverter, when
  * they are exactly what `serializeToString(null, value)` writes (UTF-8); `undefined` otherwise.
  */
 export function sourceJsonOf(value: unknown): Uint8Array | undefined {
-  return typeof value === 'object' && value !== null ? SOURCE_JSON.get(value) : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const source = (value as { [SOURCE_JSON]?: unknown })[SOURCE_JSON];
+  return source instanceof Uint8Array ? source : undefined;
 }
 
 /** The parsed settings of a {@link JsonConverter}. */
@@ -250,7 +254,7 @@ export class JsonConverter implements Converter, HeaderConverter {
       const parsed = parseJson(bytes);
       const value = this.#decoder.value(null, parsed.root);
       if (parsed.canonical && typeof value === 'object' && value !== null) {
-        SOURCE_JSON.set(value, bytes);
+        (value as { [SOURCE_JSON]?: Uint8Array })[SOURCE_JSON] = bytes;
       }
       return { schema: null, value };
     }

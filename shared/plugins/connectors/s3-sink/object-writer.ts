@@ -2,9 +2,11 @@
  * Writes one bucket object of the S3 sink idempotently: reads the object's `last-offset`
  * metadata, keeps its content, appends only the records above that offset, and writes the
  * whole object back (streamed, compressed when configured), conditioned on the ETag it read.
- * With conditional writes, a key not known to exist is first created straight away under
- * `If-None-Match: *` (no read: the common case of a batch starting new objects); only when
- * that precondition fails does the writer read and append.
+ * With conditional writes no read comes first in the common cases: a key not known to exist is
+ * created straight away under `If-None-Match: *` (a batch starting new objects), and an object
+ * this writer wrote itself is appended to from the bytes it wrote, under `If-Match` of the
+ * ETag its write got (a warm task filling an object over several batches). Only when S3
+ * refuses such a write, or the writer knows a key exists without its bytes, does it read.
  */
 import { ConnectError } from 'serverless-connect/connect';
 import {

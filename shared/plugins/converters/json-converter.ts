@@ -78,6 +78,26 @@ export const JSON_CONVERTER_CONFIG_DEF: ConfigDef = newConverterConfigDef()
 const ENVELOPE_REQUIRED =
   'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
 
+/**
+ * Where a schemaless object or array value keeps the bytes it was read from, when they are
+ * exactly what the converter writes for it (see `ParsedJson.canonical`), so that writing the
+ * value again as JSON can take them as they are. A module-private symbol property (a WeakMap
+ * costs several times the parse of a small record): invisible to the Map's or array's entries,
+ * and not carried by copies. Values are never mutated once converted (the Transformation
+ * contract; a changed record carries a new value object), so the bytes stay true.
+ */
+const SOURCE_JSON: unique symbol = Symbol('serverless-connect.sourceJson');
+
+/**
+ * The JSON bytes a schemaless object or array `value` was read from by a JsonConverter, when
+ * they are exactly what `serializeToString(null, value)` writes (UTF-8); `undefined` otherwise.
+ */
+export function sourceJsonOf(value: unknown): Uint8Array | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const source = (value as { [SOURCE_JSON]?: unknown })[SOURCE_JSON];
+  return source instanceof Uint8Array ? source : undefined;
+}
+
 /** The parsed settings of a {@link JsonConverter}. */
 export interface JsonConverterSettings extends JsonCodecOptions {
   readonly schemasEnabled: boolean;
@@ -212,7 +232,12 @@ export class JsonConverter implements Converter, HeaderConverter {
   #deserialize(bytes: Uint8Array | null): SchemaAndValue {
     if (bytes === null) return NULL_SCHEMA_AND_VALUE;
     if (!this.#settings.schemasEnabled) {
-      return { schema: null, value: this.#decoder.value(null, parseJson(bytes).root) };
+      const parsed = parseJson(bytes);
+      const value = this.#decoder.value(null, parsed.root);
+      if (parsed.canonical && typeof value === 'object' && value !== null) {
+        (value as { [SOURCE_JSON]?: Uint8Array })[SOURCE_JSON] = bytes;
+      }
+      return { schema: null, value };
     }
     // The schema is kept as text, to be looked up in the schema cache before it is parsed.
     const { root, deferred } = parseJson(bytes, {

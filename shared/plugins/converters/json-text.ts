@@ -45,6 +45,13 @@ export interface DeferredMember {
 export interface ParsedJson {
   readonly root: JsonNode | undefined;
   /**
+   * True when the text is exactly what the JSON converter writes for the schemaless value it
+   * reads as (json-encode.ts): no whitespace outside strings, no escapes, no surrogates (which
+   * the writer escapes), integers only (not `-0`) and no repeated keys. The bytes can then stand
+   * for that value's serialised form.
+   */
+  readonly canonical: boolean;
+  /**
    * The text of the deferred top-level member, when the root is an object that has it. Its
    * value in `root` is a placeholder `null`; parse the text with {@link parseJsonText}.
    */
@@ -67,6 +74,8 @@ function fail(text: string, at: number, what: string): never {
 class Reader {
   pos = 0;
   deferred: string | undefined;
+  /** See {@link ParsedJson.canonical}: cleared by whatever the writer would write otherwise. */
+  canonical = true;
 
   constructor(
     readonly text: string,
@@ -81,6 +90,7 @@ class Reader {
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
       else break;
     }
+    if (p !== this.pos) this.canonical = false;
     this.pos = p;
   }
 
@@ -131,12 +141,16 @@ class Reader {
       if (t.charCodeAt(this.pos) !== 0x3a) fail(t, this.pos, "expected ':'");
       this.pos++;
       this.skipWhitespace();
+      const size = out.size;
       if (depth === 0 && key === this.defer?.key) {
         this.deferred = this.deferValue(this.defer.expected);
+        this.canonical = false;
         out.set(key, null);
       } else {
         out.set(key, this.value(depth + 1));
       }
+      // A repeated key keeps one entry: the writer would write it once.
+      if (out.size === size) this.canonical = false;
       this.skipWhitespace();
       const c = t.charCodeAt(this.pos++);
       if (c === 0x7d) return out;
@@ -236,8 +250,11 @@ class Reader {
         return t.slice(start, p);
       }
       if (c === 0x5c || c < 0x20 || Number.isNaN(c)) break;
+      // The writer escapes each half of a surrogate pair.
+      if (c >= 0xd800 && c <= 0xdfff) this.canonical = false;
       p++;
     }
+    this.canonical = false;
     let out = '';
     let chunk = start;
     for (;;) {
@@ -320,7 +337,10 @@ class Reader {
       fail(t, start, `number longer than ${MAX_NUMBER_LENGTH} characters`);
     }
     this.pos = p;
-    return new JsonNumber(t.slice(start, p), integral);
+    const text = t.slice(start, p);
+    // The writer writes other numbers in Java's form (`1.5E10`), and `-0` as `0`.
+    if (!integral || text === '-0') this.canonical = false;
+    return new JsonNumber(text, integral);
   }
 }
 
@@ -345,7 +365,7 @@ export function parseJson(bytes: Uint8Array, defer?: DeferredMember): ParsedJson
   }
   const reader = new Reader(text, defer);
   const root = readDocument(reader);
-  return { root, deferred: reader.deferred };
+  return { root, deferred: reader.deferred, canonical: reader.canonical };
 }
 
 /** Parses JSON text (see {@link parseJson}); `undefined` for empty input. */

@@ -113,6 +113,18 @@ function parseNumber(token: string): SchemaAndValue | null {
 
 const INT_SCHEMA_KEYS = { int8: 'INT8', int16: 'INT16', int32: 'INT32' } as const;
 
+/** An integer of at most nine digits: always within int32. */
+const SMALL_INTEGER = /^-?\d{1,9}$/;
+
+/** `n` (an int32, never -0) with the narrowest integer schema, as {@link parseNumber}. */
+function smallInteger(n: number): SchemaAndValue {
+  const [min8, max8] = INT_RANGES.int8;
+  if (n >= min8 && n <= max8) return { schema: Schemas.INT8, value: n };
+  const [min16, max16] = INT_RANGES.int16;
+  if (n >= min16 && n <= max16) return { schema: Schemas.INT16, value: n };
+  return { schema: Schemas.INT32, value: n };
+}
+
 function optional(schema: Schema): Schema {
   return schema.optional ? schema : new ConnectSchema({ ...schema, optional: true });
 }
@@ -293,6 +305,9 @@ class Parser {
 export function parseString(text: string): SchemaAndValue {
   const trimmed = javaTrim(text);
   if (trimmed === '') return { schema: Schemas.STRING, value: text };
+  // The common header value, a small integer (no temporal form is all digits): typed as
+  // parseNumber types it, without a BigDecimal.
+  if (SMALL_INTEGER.test(trimmed)) return smallInteger(Number(trimmed) + 0);
   if (trimmed === 'true') return TRUE;
   if (trimmed === 'false') return FALSE;
   if (trimmed === 'null') return NULL_SCHEMA_AND_VALUE;

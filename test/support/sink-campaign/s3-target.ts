@@ -102,12 +102,12 @@ function conditionalS3Client(inner: S3SinkClient, admin: S3Client, locks: KeyLoc
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  const guarded = async (
+  const guarded = async <T>(
     bucket: string,
     key: string,
     condition: WriteCondition,
-    write: () => Promise<void>,
-  ) =>
+    write: () => Promise<T>,
+  ): Promise<T> =>
     locks.run(`${bucket}/${key}`, async () => {
       if (condition.kind === 'none') return write();
       const etag = await etagOf(bucket, key);
@@ -118,7 +118,7 @@ function conditionalS3Client(inner: S3SinkClient, admin: S3Client, locks: KeyLoc
           `Writing s3://${bucket}/${key}`,
         );
       }
-      await write();
+      return write();
     });
   return {
     getObject: (bucket, key) => locks.run(`${bucket}/${key}`, () => completeRead(bucket, key)),

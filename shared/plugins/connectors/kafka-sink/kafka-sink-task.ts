@@ -135,10 +135,12 @@ export class KafkaSinkTask extends SinkTask {
       }
       this.#buffer(record, { offset: record.originalKafkaOffset, record: serialised });
       const use = this.#outputs.get(output);
-      this.#outputs.set(output, {
-        input: use?.input ?? record.originalTopic,
-        maxPartition: Math.max(use?.maxPartition ?? 0, outputPartitionOf(record)),
-      });
+      const partition = outputPartitionOf(record);
+      if (use === undefined) {
+        this.#outputs.set(output, { input: record.originalTopic, maxPartition: partition });
+      } else if (partition > use.maxPartition) {
+        this.#outputs.set(output, { input: use.input, maxPartition: partition });
+      }
     }
   }
 

@@ -16,7 +16,8 @@ import type { KafkaSinkConverters, OutputHeader, OutputRecord } from './kafka-si
 
 /** Serialises records for one task; remembers the output topics it has checked. */
 export class RecordSerializer {
-  readonly #checked = new Set<string>();
+  /** The checked output topic of each topic seen (`topic.rename.format` applied once). */
+  readonly #outputs = new Map<string, string>();
 
   constructor(
     private readonly converters: KafkaSinkConverters,
@@ -30,8 +31,9 @@ export class RecordSerializer {
    * is not a legal topic name.
    */
   outputTopicOf(record: SinkRecord): string {
+    const known = this.#outputs.get(record.topic);
+    if (known !== undefined) return known;
     const output = outputTopicFor(this.config.topicRenameFormat, record.topic);
-    if (this.#checked.has(output)) return output;
     const problem = outputTopicProblem(output, this.input);
     if (problem !== undefined) {
       throw new ConfigError(
@@ -40,7 +42,7 @@ export class RecordSerializer {
         TOPIC_RENAME_FORMAT_CONFIG,
       );
     }
-    this.#checked.add(output);
+    this.#outputs.set(record.topic, output);
     return output;
   }
 
@@ -59,14 +61,15 @@ export class RecordSerializer {
         value: header.fromConnectHeader(output, h.key, h.schema, h.value),
       });
     }
-    return {
+    const out: { -readonly [K in keyof OutputRecord]: OutputRecord[K] } = {
       topic: output,
-      ...(this.config.outputPartition === 'source' ? { partition: outputPartitionOf(record) } : {}),
       key: key.fromConnectData(output, record.headers, record.keySchema, record.key),
       value: value.fromConnectData(output, record.headers, record.valueSchema, record.value),
       headers,
-      ...(record.timestamp === null ? {} : { timestamp: record.timestamp }),
     };
+    if (this.config.outputPartition === 'source') out.partition = outputPartitionOf(record);
+    if (record.timestamp !== null) out.timestamp = record.timestamp;
+    return out;
   }
 }
 

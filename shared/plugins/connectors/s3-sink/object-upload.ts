@@ -49,6 +49,48 @@ export type UploadMethod =
   | { readonly kind: 'put' }
   | { readonly kind: 'multipart'; readonly parts: number };
 
+/** What S3 holds after a single PutObject: the bytes written and their ETag. */
+export interface StoredContent {
+  /** The ETag S3 answered, or `null` when it sent none. */
+  readonly etag: string | null;
+  /** The object's bytes as stored (compressed when the object is). */
+  readonly bytes: Uint8Array;
+}
+
+/** How an upload went and, for a single PutObject, what S3 stores now. */
+export interface UploadResult {
+  readonly method: UploadMethod;
+  /** Set after a single PutObject (a multipart upload's content is not kept). */
+  readonly stored?: StoredContent;
+}
+
+/** The content of an object: a stream, or its chunks already in memory. */
+export type ObjectContent = ReadableStream<Uint8Array> | readonly Uint8Array[];
+
+/** `chunks` as one array (the chunk itself when there is one). */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** A stream of `chunks`. */
+function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
 /** Reads the next chunk, mapping stream failures (S3 body, gzip) to ConnectErrors. */
 async function read(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -72,15 +114,29 @@ async function read(
  * Writes `content` to `target` under `condition` (applied to the PutObject or to the
  * completion, so the object changes atomically either way). Rejects with the ConnectError of
  * the first failure, after cancelling `content` and aborting any multipart upload (an abort
- * failure is ignored: a bucket lifecycle rule should clean incomplete uploads).
+ * failure is ignored: a bucket lifecycle rule should clean incomplete uploads). Content given
+ * as chunks in memory and no larger than `partSize` is joined and put without a stream.
  */
 export async function uploadObject(
   client: S3SinkClient,
   target: ObjectTarget,
-  content: ReadableStream<Uint8Array>,
+  content: ObjectContent,
   condition: WriteCondition,
   partSize: number,
-): Promise<UploadMethod> {
+): Promise<UploadResult> {
+  if (!(content instanceof ReadableStream)) {
+    let size = 0;
+    for (const chunk of content) size += chunk.length;
+    if (size > partSize)
+      return uploadObject(client, target, streamOf(content), condition, partSize);
+    const bytes = joined(content, size);
+    try {
+      const etag = await client.putObject(target, bytes, condition);
+      return { method: { kind: 'put' }, stored: { etag, bytes } };
+    } catch (error) {
+      throw toSinkError(error, `Writing s3://${target.bucket}/${target.key}`);
+    }
+  }
   const reader = content.getReader();
   const buffer = new PartBuffer();
   let uploadId: string | null = null;
@@ -103,8 +159,9 @@ export async function uploadObject(
       }
     }
     if (uploadId === null) {
-      await client.putObject(target, buffer.take(), condition);
-      return { kind: 'put' };
+      const bytes = buffer.take();
+      const etag = await client.putObject(target, bytes, condition);
+      return { method: { kind: 'put' }, stored: { etag, bytes } };
     }
     if (buffer.size > 0) {
       const partNumber = parts.length + 1;
@@ -113,7 +170,7 @@ export async function uploadObject(
       );
     }
     await client.completeMultipartUpload(target.bucket, target.key, uploadId, parts, condition);
-    return { kind: 'multipart', parts: parts.length };
+    return { method: { kind: 'multipart', parts: parts.length } };
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     if (uploadId !== null) {

@@ -2,12 +2,19 @@
  * Writes one bucket object of the S3 sink idempotently: reads the object's `last-offset`
  * metadata, keeps its content, appends only the records above that offset, and writes the
  * whole object back (streamed, compressed when configured), conditioned on the ETag it read.
- * With conditional writes, a key not known to exist is first created straight away under
- * `If-None-Match: *` (no read: the common case of a batch starting new objects); only when
- * that precondition fails does the writer read and append.
+ * With conditional writes no read comes first in the common cases: a key not known to exist is
+ * created straight away under `If-None-Match: *` (a batch starting new objects), and an object
+ * this writer wrote itself is appended to from the bytes it wrote, under `If-Match` of the
+ * ETag its write got (a warm task filling an object over several batches). Only when S3
+ * refuses such a write, or the writer knows a key exists without its bytes, does it read.
  */
 import { ConnectError } from 'serverless-connect/connect';
-import { type UploadMethod, uploadObject } from './object-upload.js';
+import {
+  type ObjectContent,
+  type UploadMethod,
+  type UploadResult,
+  uploadObject,
+} from './object-upload.js';
 import {
   type ObjectTarget,
   PreconditionFailedError,
@@ -136,85 +143,174 @@ function conditionFor(
 /** How many keys a {@link KnownObjects} remembers by default. */
 export const KNOWN_OBJECTS_CAPACITY = 10_000;
 
+/** How many bytes of written objects a {@link KnownObjects} keeps by default (32 MiB). */
+export const KNOWN_CONTENT_BUDGET = 32 * 1024 * 1024;
+
+/** What a writer knows of an object it wrote itself with one PutObject. */
+export interface WrittenObject {
+  /** The ETag S3 answered to that write. */
+  readonly etag: string;
+  /** The offsets its metadata records. */
+  readonly offsets: ObjectOffsets;
+  /** Its bytes as stored (compressed when configured). */
+  readonly bytes: Uint8Array;
+}
+
 /**
- * The keys one writer (an S3 sink task instance) has seen exist: created, appended to or read.
- * Bounded, least recently used first out. A hint only: a known key is read before it is
- * written, an unknown one is created optimistically, and either way the write is correct.
+ * The keys one writer (an S3 sink task instance) has seen exist: created, appended to or read;
+ * and, for the objects it wrote itself with one PutObject, what it wrote (ETag, offsets and
+ * bytes, up to a byte budget; the least recently used first out). Bounded, least recently used
+ * first out. A hint only: the write that uses it is conditioned on the ETag, so a key another
+ * writer changed is refused and read then; either way the write is correct.
  *
  * @example
  * const known = new KnownObjects();
  * await writeObject(client, settings, pending, known); // creates: no GetObject
- * await writeObject(client, settings, more, known); // the key is known: reads, then appends
+ * await writeObject(client, settings, more, known); // appends what it wrote: no GetObject
  */
 export class KnownObjects {
-  readonly #keys = new Set<string>();
+  readonly #keys = new Map<string, WrittenObject | null>();
+  #bytes = 0;
 
-  constructor(readonly capacity = KNOWN_OBJECTS_CAPACITY) {}
+  constructor(
+    readonly capacity = KNOWN_OBJECTS_CAPACITY,
+    readonly contentBudget = KNOWN_CONTENT_BUDGET,
+  ) {}
 
   /** Whether `key` is known to exist (and marks it recently used). */
   has(key: string): boolean {
-    if (!this.#keys.delete(key)) return false;
-    this.#keys.add(key);
+    const written = this.#keys.get(key);
+    if (written === undefined) return false;
+    this.#keys.delete(key);
+    this.#keys.set(key, written);
     return true;
   }
 
-  /** Remembers that `key` exists, forgetting the least recently used key beyond capacity. */
-  add(key: string): void {
-    this.#keys.delete(key);
-    this.#keys.add(key);
+  /** What this writer wrote to `key`, when it still knows (marks it recently used). */
+  written(key: string): WrittenObject | undefined {
+    return this.has(key) ? (this.#keys.get(key) ?? undefined) : undefined;
+  }
+
+  /**
+   * Remembers that `key` exists and, when given, what was written to it; forgets the least
+   * recently used keys beyond capacity and the least recently used contents beyond the budget.
+   */
+  add(key: string, written: WrittenObject | null = null): void {
+    this.delete(key);
+    const kept = written !== null && written.bytes.length <= this.contentBudget ? written : null;
+    this.#keys.set(key, kept);
+    this.#bytes += kept?.bytes.length ?? 0;
     if (this.#keys.size > this.capacity) {
-      const oldest = this.#keys.values().next();
-      if (!oldest.done) this.#keys.delete(oldest.value);
+      const oldest = this.#keys.keys().next();
+      if (!oldest.done) this.delete(oldest.value);
+    }
+    if (this.#bytes <= this.contentBudget) return;
+    for (const [k, w] of this.#keys) {
+      if (this.#bytes <= this.contentBudget) break;
+      if (w === null) continue;
+      this.#keys.set(k, null);
+      this.#bytes -= w.bytes.length;
     }
   }
 
-  /** Forgets `key` (it was found missing). */
+  /** Forgets `key` (it was found missing, or changed by another writer). */
   delete(key: string): void {
+    const written = this.#keys.get(key);
+    if (written === undefined) return;
     this.#keys.delete(key);
+    this.#bytes -= written?.bytes.length ?? 0;
   }
 
   /** How many keys are remembered. */
   get size(): number {
     return this.#keys.size;
   }
+
+  /** How many bytes of written objects are kept. */
+  get contentBytes(): number {
+    return this.#bytes;
+  }
 }
 
-/** The metadata of an object holding `stored` (null: nothing yet) followed by `fresh`. */
-function metadataOf(
+/** The offsets of an object holding `stored` (null: nothing yet) followed by `fresh`. */
+function offsetsAfter(
   stored: ObjectOffsets | null,
   fresh: readonly PendingEntry[],
   last: PendingEntry,
-): Record<string, string> {
+): ObjectOffsets {
   return {
-    [FIRST_OFFSET_METADATA]: String(stored?.firstOffset ?? fresh[0]?.offset ?? last.offset),
-    [LAST_OFFSET_METADATA]: String(last.offset),
-    [RECORD_COUNT_METADATA]: String((stored?.recordCount ?? 0) + fresh.length),
+    firstOffset: stored?.firstOffset ?? fresh[0]?.offset ?? last.offset,
+    lastOffset: last.offset,
+    recordCount: (stored?.recordCount ?? 0) + fresh.length,
+  };
+}
+
+/** The user metadata recording `offsets`. */
+function metadataOf(offsets: ObjectOffsets): Record<string, string> {
+  return {
+    [FIRST_OFFSET_METADATA]: String(offsets.firstOffset),
+    [LAST_OFFSET_METADATA]: String(offsets.lastOffset),
+    [RECORD_COUNT_METADATA]: String(offsets.recordCount),
     [LAYOUT_VERSION_METADATA]: LAYOUT_VERSION,
   };
 }
 
-/** `head` (the stored content, compressed as configured) then `fresh`, compressed as configured. */
+/**
+ * `head` (the stored content, compressed as configured: S3's body stream, or bytes this writer
+ * wrote) then `fresh`, compressed as configured. Uncompressed content with no stream to read
+ * stays a list of chunks in memory (joined once for the PutObject).
+ */
 function contentOf(
   settings: ObjectWriterSettings,
-  head: ReadableStream<Uint8Array> | null,
+  head: ReadableStream<Uint8Array> | Uint8Array | null,
   fresh: readonly PendingEntry[],
-): ReadableStream<Uint8Array> {
+): ObjectContent {
   const gzip = settings.compression === 'gzip';
-  let stored = head;
+  const tail = fresh.map((e) => e.bytes);
+  if (!gzip && !(head instanceof ReadableStream)) return head === null ? tail : [head, ...tail];
+  let stored = head instanceof Uint8Array ? bytesStream(head) : head;
   if (stored !== null && gzip) stored = stored.pipeThrough(new DecompressionStream('gzip'));
-  const content = concatenate(
-    stored,
-    fresh.map((e) => e.bytes),
-  );
+  const content = concatenate(stored, tail);
   return gzip ? content.pipeThrough(new CompressionStream('gzip')) : content;
+}
+
+/** A stream of `bytes`. */
+function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 function targetOf(
   settings: ObjectWriterSettings,
   key: string,
-  metadata: Record<string, string>,
+  offsets: ObjectOffsets,
 ): ObjectTarget {
-  return { bucket: settings.bucket, key, contentType: settings.contentType, metadata };
+  return {
+    bucket: settings.bucket,
+    key,
+    contentType: settings.contentType,
+    metadata: metadataOf(offsets),
+  };
+}
+
+/** Remembers that `key` exists, with what was written when the upload says. */
+function remember(
+  known: KnownObjects,
+  key: string,
+  offsets: ObjectOffsets,
+  upload: UploadResult,
+): void {
+  const stored = upload.stored;
+  known.add(
+    key,
+    stored === undefined || stored.etag === null
+      ? null
+      : { etag: stored.etag, offsets, bytes: stored.bytes },
+  );
 }
 
 /**
@@ -227,19 +323,56 @@ async function createOptimistically(
   settings: ObjectWriterSettings,
   pending: PendingObject,
   last: PendingEntry,
+  known: KnownObjects,
 ): Promise<WriteOutcome | null> {
+  const offsets = offsetsAfter(null, pending.entries, last);
   try {
-    const method = await uploadObject(
+    const upload = await uploadObject(
       client,
-      targetOf(settings, pending.key, metadataOf(null, pending.entries, last)),
+      targetOf(settings, pending.key, offsets),
       contentOf(settings, null, pending.entries),
       { kind: 'create' },
       settings.partSize,
     );
-    return { kind: 'created', appended: pending.entries.length, method };
+    remember(known, pending.key, offsets, upload);
+    return { kind: 'created', appended: pending.entries.length, method: upload.method };
   } catch (error) {
     if (error instanceof PreconditionFailedError) return null;
     throw error;
+  }
+}
+
+/**
+ * Appends the entries above what this writer knows it wrote to `pending.key`, without reading
+ * it, under `If-Match` of the ETag it got. Resolves `null` when S3 refuses the write (another
+ * writer changed or deleted the object), after forgetting what it knew, so that the caller
+ * reads and appends instead.
+ */
+async function appendWritten(
+  client: S3SinkClient,
+  settings: ObjectWriterSettings,
+  pending: PendingObject,
+  written: WrittenObject,
+  known: KnownObjects,
+): Promise<WriteOutcome | null> {
+  const fresh = pending.entries.filter((e) => e.offset > written.offsets.lastOffset);
+  const last = fresh[fresh.length - 1];
+  if (last === undefined) return { kind: 'unchanged' };
+  const offsets = offsetsAfter(written.offsets, fresh, last);
+  try {
+    const upload = await uploadObject(
+      client,
+      targetOf(settings, pending.key, offsets),
+      contentOf(settings, written.bytes, fresh),
+      { kind: 'replace', etag: written.etag },
+      settings.partSize,
+    );
+    remember(known, pending.key, offsets, upload);
+    return { kind: 'appended', appended: fresh.length, method: upload.method };
+  } catch (error) {
+    if (!(error instanceof PreconditionFailedError)) throw error;
+    known.delete(pending.key);
+    return null;
   }
 }
 
@@ -267,15 +400,20 @@ async function readThenWrite(
     await existing?.body.cancel().catch(() => undefined);
     return { kind: 'unchanged' };
   }
-  const method = await uploadObject(
+  const offsets = offsetsAfter(stored, fresh, last);
+  const upload = await uploadObject(
     client,
-    targetOf(settings, pending.key, metadataOf(stored, fresh, last)),
+    targetOf(settings, pending.key, offsets),
     contentOf(settings, existing?.body ?? null, fresh),
     conditionFor(settings, existing),
     settings.partSize,
   );
-  known.add(pending.key);
-  return { kind: stored === null ? 'created' : 'appended', appended: fresh.length, method };
+  remember(known, pending.key, offsets, upload);
+  return {
+    kind: stored === null ? 'created' : 'appended',
+    appended: fresh.length,
+    method: upload.method,
+  };
 }
 
 /**
@@ -283,11 +421,14 @@ async function readThenWrite(
  * `last-offset` (the ones at or below it are already in it, since an offset always carries
  * the same record), or leaves it untouched when there is nothing new.
  *
- * With `settings.conditionalWrites` and a key `known` does not hold, the object is first
- * created straight away with `If-None-Match: *` (no GetObject); when it exists (412, or 409
- * for a concurrent conditional write) the writer falls back to reading and appending under
- * `If-Match`. Without conditional writes it always reads first: a blind create could
- * overwrite records. `known` learns the keys found or made to exist.
+ * With `settings.conditionalWrites`, no read comes first in the common cases: a key `known`
+ * does not hold is created straight away with `If-None-Match: *`; a key this writer wrote
+ * itself (and `known` still holds its bytes) is appended to from those bytes under `If-Match`
+ * of the ETag that write got. When S3 refuses either (412, or 409 for a concurrent conditional
+ * write) the writer reads the object and appends under `If-Match`; a key known to exist
+ * without its bytes is read first too. Without conditional writes it always reads first: a
+ * blind write could overwrite records. `known` learns the keys found or made to exist, and
+ * what was written to them.
  */
 export async function writeObject(
   client: S3SinkClient,
@@ -296,12 +437,15 @@ export async function writeObject(
   known: KnownObjects,
 ): Promise<WriteOutcome> {
   const last = pending.entries[pending.entries.length - 1];
-  if (settings.conditionalWrites && last !== undefined && !known.has(pending.key)) {
-    const created = await createOptimistically(client, settings, pending, last);
-    if (created !== null) {
-      known.add(pending.key);
-      return created;
-    }
+  if (settings.conditionalWrites && last !== undefined) {
+    const written = known.written(pending.key);
+    const done =
+      written !== undefined
+        ? await appendWritten(client, settings, pending, written, known)
+        : known.has(pending.key)
+          ? null
+          : await createOptimistically(client, settings, pending, last, known);
+    if (done !== null) return done;
   }
   return readThenWrite(client, settings, pending, known);
 }

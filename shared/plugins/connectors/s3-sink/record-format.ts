@@ -12,7 +12,7 @@
  *   value's bytes followed by `format.bytearray.separator`; strings are written as UTF-8.
  */
 import { ConnectError, DataError, type SinkRecord } from 'serverless-connect/connect';
-import { JsonConverter } from '../../converters/json-converter.js';
+import { JsonConverter, sourceJsonOf } from '../../converters/json-converter.js';
 import type { DecimalFormat } from '../../converters/json-encode.js';
 
 /** Encodes record values into the bytes of an object. */
@@ -68,6 +68,10 @@ export class JsonRecordFormat implements RecordFormat {
         );
       }
     } else {
+      // A schemaless value read by the JsonConverter from JSON it would write as is (and not
+      // changed since: transformations build new values) is written from those bytes.
+      const source = record.valueSchema === null ? sourceJsonOf(value) : undefined;
+      if (source !== undefined) return withSeparator(source, JsonRecordFormat.#newline);
       let text: string | null;
       try {
         text = this.#converter.serializeToString(record.valueSchema, value);

@@ -60,8 +60,12 @@ export interface UploadedPart {
 export interface S3SinkClient {
   /** Opens `key` with its metadata, or resolves `null` when it does not exist. */
   getObject(bucket: string, key: string): Promise<StoredObject | null>;
-  /** Writes a whole object in one request. */
-  putObject(target: ObjectTarget, body: Uint8Array, condition: WriteCondition): Promise<void>;
+  /** Writes a whole object in one request; resolves its new ETag (`null` when S3 sent none). */
+  putObject(
+    target: ObjectTarget,
+    body: Uint8Array,
+    condition: WriteCondition,
+  ): Promise<string | null>;
   /** Starts a multipart upload; resolves its upload id. */
   createMultipartUpload(target: ObjectTarget): Promise<string>;
   /** Uploads part `partNumber` (1-based) of an upload. */
@@ -187,7 +191,7 @@ export function sdkS3SinkClient(client: S3Client): S3SinkClient {
     },
     async putObject(target, body, condition) {
       try {
-        await client.send(
+        const out = await client.send(
           new PutObjectCommand({
             Bucket: target.bucket,
             Key: target.key,
@@ -198,6 +202,7 @@ export function sdkS3SinkClient(client: S3Client): S3SinkClient {
             ...conditionHeaders(condition),
           }),
         );
+        return out.ETag ?? null;
       } catch (error) {
         throw toWriteError(error, `Writing ${where(target.bucket, target.key)}`, condition);
       }

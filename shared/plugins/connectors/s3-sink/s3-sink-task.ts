@@ -112,10 +112,11 @@ async function forEachLimited<T>(
  *   `context.errantRecordReporter`, or fails the batch when there is none. Nothing is written
  *   yet, and nothing is kept beyond the batch: records at or below an offset already buffered
  *   for their partition replace the buffered tail (a redelivery into a warm task).
- * - `preCommit` writes every object the batch touched (with conditional writes, a key this
- *   task has not seen exist is created straight away under `If-None-Match: *`; otherwise, or
- *   when it exists, read its `last-offset`, append the records above it, write it back; see
- *   `object-writer.ts`), then returns `currentOffsets`;
+ * - `preCommit` writes every object the batch touched (with conditional writes and no read: a
+ *   key this task has not seen exist is created under `If-None-Match: *`, an object it wrote
+ *   itself is appended to from the bytes it wrote under `If-Match`; otherwise, or when S3
+ *   refuses that write, read its `last-offset`, append the records above it, write it back;
+ *   see `object-writer.ts`), then returns `currentOffsets`;
  *   it throws instead when any write failed (RetriableError for throttling, 5xx, network and
  *   lost races; ConnectError for access denied or a missing bucket), so offsets are returned
  *   only for data durably written. The buffered records stay until a preCommit succeeds, so
@@ -137,7 +138,7 @@ export class S3SinkTask extends SinkTask {
   readonly #pending = new Map<string, Map<string, PendingBuild>>();
   /** The last offset buffered per source partition key. */
   readonly #lastOffsets = new Map<string, number>();
-  /** Keys this task instance created or read as existing (read before writing). */
+  /** Keys this task instance created or read as existing, and the objects it wrote. */
   #known = new KnownObjects();
 
   constructor(deps: S3SinkDeps) {

@@ -163,6 +163,43 @@ describe('parseEsmEvent', () => {
   });
 });
 
+describe('parseEsmEvent base64', () => {
+  /** Standard padded base64, as the mapping (Java's encoder) writes it. */
+  const STANDARD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  const parsedWith = (value: string) => parseEsmEvent(withRecord({ ...base, value })).partitions[0];
+
+  it.each([
+    ['URL-safe letters', 'ab-_'],
+    ['a line break', 'eyJp\nZCI6'],
+    ['a space', 'eyJp ZCI6'],
+    ['padding in the middle', 'eQ==eQ=='],
+    ['a missing pad', 'eQ='],
+    ['three pads', 'e==='],
+    ['non-ASCII letters', 'ëyJp'],
+  ])('refuses %s', (_name, value) => {
+    expect(() => parsedWith(value)).toThrow(/value must be a base64 string/);
+  });
+
+  it('accepts exactly standard padded base64, decoding it as Node does', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const char = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...alphabet) },
+      { weight: 2, arbitrary: fc.constantFrom('=', '-', '_', ' ', '\n', '!', 'é', '\u0000') },
+    );
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 16 }), (chars) => {
+        const value = chars.join('');
+        if (STANDARD.test(value)) {
+          expect([...(parsedWith(value)?.records[0]?.value ?? [])]).toEqual([
+            ...Buffer.from(value, 'base64'),
+          ]);
+        } else expect(() => parsedWith(value)).toThrow(DataError);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
 const recordArb = fc.record({
   topic: fc.constantFrom('t', 'a-b', 'orders.v1-x'),
   partition: fc.integer({ min: 0, max: 3 }),

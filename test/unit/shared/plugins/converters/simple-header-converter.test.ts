@@ -42,6 +42,13 @@ describe('SimpleHeaderConverter', () => {
       [' -7 ', Schemas.INT8, -7],
       ['300', Schemas.INT16, 300],
       ['70000', Schemas.INT32, 70000],
+      ['007', Schemas.INT8, 7],
+      ['-0', Schemas.INT8, 0],
+      ['-129', Schemas.INT16, -129],
+      ['32768', Schemas.INT32, 32768],
+      ['-999999999', Schemas.INT32, -999999999],
+      ['1234567890', Schemas.INT32, 1234567890],
+      ['+5', Schemas.INT8, 5],
       ['3000000000', Schemas.INT64, 3000000000],
       ['9223372036854775807', Schemas.INT64, 9223372036854775807n],
       ['1.0', Schemas.INT8, 1],
@@ -69,6 +76,7 @@ describe('SimpleHeaderConverter', () => {
       // Assess
       expect(result.schema).toEqual(schema);
       expect(valuesEqual(result.value, value)).toBe(true);
+      if (typeof value === 'number') expect(Object.is(result.value, value)).toBe(true);
     });
 
     it.each([

@@ -132,13 +132,15 @@ export class FakeS3Sink implements S3SinkClient {
     if (failed) throw toSinkError(sdkError('PreconditionFailed', 412, 'client'), `write ${key}`);
   }
 
-  #write(target: ObjectTarget, bytes: Uint8Array): void {
+  #write(target: ObjectTarget, bytes: Uint8Array): string {
+    const etag = `"e${++this.#etags}"`;
     this.objects.set(target.key, {
       bytes,
       metadata: { ...target.metadata },
-      etag: `"e${++this.#etags}"`,
+      etag,
       contentType: target.contentType,
     });
+    return etag;
   }
 
   async getObject(bucket: string, key: string): Promise<StoredObject | null> {
@@ -154,7 +156,7 @@ export class FakeS3Sink implements S3SinkClient {
     this.#checkBucket(target.bucket);
     this.#record('put', target.key, condition);
     this.#check(target.key, condition);
-    this.#write(target, body.slice());
+    return this.#write(target, body.slice());
   }
 
   async createMultipartUpload(target: ObjectTarget): Promise<string> {

@@ -100,11 +100,12 @@ describe('writeObject optimistic create', () => {
     expect(await text(s3, 'o')).toBe('r0\n');
   });
 
-  it('reads first, without a wasted put, for a key the task instance knows exists', async () => {
+  it('appends to an object it wrote from what it wrote, under If-Match and without a read', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
     const known = new KnownObjects();
     await writeObject(s3, settings, pending('o', [0, 1]), known);
+    const etag = s3.objects.get('o')?.etag;
     s3.calls.length = 0;
 
     // Act
@@ -112,14 +113,80 @@ describe('writeObject optimistic create', () => {
     const unchanged = await writeObject(s3, settings, pending('o', [1, 2]), known);
 
     // Assess
-    expect(appended).toMatchObject({ kind: 'appended', appended: 1 });
+    expect(appended).toEqual({ kind: 'appended', appended: 1, method: { kind: 'put' } });
     expect(unchanged).toEqual({ kind: 'unchanged' });
-    expect(s3.calls.map((c) => c.kind)).toEqual(['get', 'put', 'get']);
-    expect(s3.calls[1]?.condition?.kind).toBe('replace');
+    expect(s3.calls).toEqual([{ kind: 'put', key: 'o', condition: { kind: 'replace', etag } }]);
     expect(await text(s3, 'o')).toBe('r0\nr1\nr2\n');
+    expect(s3.objects.get('o')?.metadata).toEqual({
+      'first-offset': '0',
+      'last-offset': '2',
+      'record-count': '3',
+      'layout-version': '1',
+    });
   });
 
-  it('remembers a key found on the fallback read, so the next write reads first', async () => {
+  it('reads and appends when another writer changed an object it wrote (If-Match refused)', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const known = new KnownObjects();
+    await writeObject(s3, settings, pending('o', [0]), known);
+    const stale = s3.objects.get('o')?.etag;
+    storeWritten(s3, 'o', [0, 1, 2]);
+    const current = s3.objects.get('o')?.etag;
+    s3.calls.length = 0;
+
+    // Act
+    const outcome = await writeObject(s3, settings, pending('o', [1, 2, 3]), known);
+    const next = await writeObject(s3, settings, pending('o', [4]), known);
+
+    // Assess
+    expect(outcome).toEqual({ kind: 'appended', appended: 1, method: { kind: 'put' } });
+    expect(next).toMatchObject({ kind: 'appended', appended: 1 });
+    expect(s3.calls.slice(0, 3)).toEqual([
+      { kind: 'put', key: 'o', condition: { kind: 'replace', etag: stale } },
+      { kind: 'get', key: 'o' },
+      { kind: 'put', key: 'o', condition: { kind: 'replace', etag: current } },
+    ]);
+    expect(s3.calls.slice(3).map((c) => c.kind)).toEqual(['put']);
+    expect(await text(s3, 'o')).toBe('r0\nr1\nr2\nr3\nr4\n');
+  });
+
+  it('re-creates, after a read, an object it wrote that was deleted since', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const known = new KnownObjects();
+    await writeObject(s3, settings, pending('o', [0]), known);
+    s3.objects.delete('o');
+    s3.calls.length = 0;
+
+    // Act
+    const outcome = await writeObject(s3, settings, pending('o', [0, 1]), known);
+
+    // Assess
+    expect(outcome).toMatchObject({ kind: 'created', appended: 2 });
+    expect(s3.calls.map((c) => c.kind)).toEqual(['put', 'get', 'put']);
+    expect(await text(s3, 'o')).toBe('r0\nr1\n');
+  });
+
+  it('reads first, without a wasted put, for a key known to exist without its bytes', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    storeWritten(s3, 'o', [0, 1]);
+    const known = new KnownObjects(10, 0); // no budget: keys only
+    await writeObject(s3, settings, pending('o', [2]), known);
+    s3.calls.length = 0;
+
+    // Act
+    const appended = await writeObject(s3, settings, pending('o', [3]), known);
+
+    // Assess
+    expect(appended).toMatchObject({ kind: 'appended', appended: 1 });
+    expect(s3.calls.map((c) => c.kind)).toEqual(['get', 'put']);
+    expect(s3.calls[1]?.condition?.kind).toBe('replace');
+    expect(await text(s3, 'o')).toBe('r0\nr1\nr2\nr3\n');
+  });
+
+  it('appends without a read after the fallback read and write', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
     storeWritten(s3, 'o', [0]);
@@ -131,8 +198,24 @@ describe('writeObject optimistic create', () => {
     await writeObject(s3, settings, pending('o', [2]), known);
 
     // Assess
-    expect(s3.calls.map((c) => c.kind)).toEqual(['get', 'put']);
+    expect(s3.calls.map((c) => c.kind)).toEqual(['put']);
     expect(await text(s3, 'o')).toBe('r0\nr1\nr2\n');
+  });
+
+  it('keeps the bytes of multipart objects nowhere, so appending to them reads first', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const known = new KnownObjects();
+    const small = { ...settings, partSize: 4 };
+    await writeObject(s3, small, pending('o', [0, 1, 2]), known);
+    s3.calls.length = 0;
+
+    // Act
+    await writeObject(s3, small, pending('o', [3]), known);
+
+    // Assess
+    expect(s3.calls[0]?.kind).toBe('get');
+    expect(await text(s3, 'o')).toBe('r0\nr1\nr2\nr3\n');
   });
 
   it('always reads first, and writes unconditionally, with conditional writes off', async () => {
@@ -241,6 +324,34 @@ describe('KnownObjects', () => {
     // Assess
     expect([known.has('a'), known.has('b'), known.has('c')]).toEqual([true, false, true]);
     expect(known.size).toBe(2);
+  });
+
+  it('keeps the bytes of the most recently used objects within its byte budget', () => {
+    // Prepare
+    const known = new KnownObjects(10, 10);
+    const written = (n: number) => ({
+      etag: `"${n}"`,
+      offsets: { firstOffset: 0, lastOffset: 0, recordCount: 1 },
+      bytes: new Uint8Array(n),
+    });
+
+    // Act
+    known.add('a', written(4));
+    known.add('b', written(4));
+    known.written('a');
+    known.add('c', written(4));
+    known.add('huge', written(11));
+
+    // Assess
+    expect(known.written('b')).toBeUndefined();
+    expect(known.has('b')).toBe(true);
+    expect(known.written('a')?.etag).toBe('"4"');
+    expect(known.written('c')?.etag).toBe('"4"');
+    expect(known.written('huge')).toBeUndefined();
+    expect(known.has('huge')).toBe(true);
+    expect(known.contentBytes).toBe(8);
+    known.delete('a');
+    expect(known.contentBytes).toBe(4);
   });
 
   it('holds 10,000 keys by default', () => {

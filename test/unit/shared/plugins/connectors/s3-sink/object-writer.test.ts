@@ -83,12 +83,38 @@ describe('uploadObject', () => {
     const s3 = new FakeS3Sink();
 
     // Act
-    const method = await uploadObject(s3, target, streamOf('abc', 'def'), { kind: 'create' }, 6);
+    const upload = await uploadObject(s3, target, streamOf('abc', 'def'), { kind: 'create' }, 6);
 
     // Assess
-    expect(method).toEqual({ kind: 'put' });
+    expect(upload.method).toEqual({ kind: 'put' });
+    expect(upload.stored?.etag).toBe(s3.objects.get('k')?.etag);
+    expect(await textOf(upload.stored?.bytes ?? new Uint8Array())).toBe('abcdef');
     expect(await textOf(s3.objects.get('k')?.bytes ?? new Uint8Array())).toBe('abcdef');
     expect(s3.objects.get('k')?.metadata).toEqual({ a: '1' });
+  });
+
+  it('joins content given as chunks into one PutObject, or streams it past the part size', async () => {
+    // Prepare
+    const s3 = new FakeS3Sink();
+    const chunks = ['ab', 'cd', 'e'].map((c) => encoder.encode(c));
+
+    // Act
+    const small = await uploadObject(s3, target, chunks, { kind: 'create' }, 5);
+    const large = await uploadObject(s3, { ...target, key: 'l' }, chunks, { kind: 'none' }, 2);
+
+    // Assess
+    expect(small.method).toEqual({ kind: 'put' });
+    expect(await textOf(small.stored?.bytes ?? new Uint8Array())).toBe('abcde');
+    expect(large).toEqual({ method: { kind: 'multipart', parts: 3 } });
+    expect(await textOf(s3.objects.get('l')?.bytes ?? new Uint8Array())).toBe('abcde');
+    expect(s3.calls.map((c) => c.kind)).toEqual([
+      'put',
+      'create',
+      'part',
+      'part',
+      'part',
+      'complete',
+    ]);
   });
 
   it('streams larger content as parts of exactly the part size', async () => {
@@ -102,7 +128,7 @@ describe('uploadObject', () => {
     };
 
     // Act
-    const method = await uploadObject(
+    const upload = await uploadObject(
       s3,
       target,
       streamOf('abcd', 'efghij', 'k'),
@@ -111,7 +137,7 @@ describe('uploadObject', () => {
     );
 
     // Assess
-    expect(method).toEqual({ kind: 'multipart', parts: 3 });
+    expect(upload).toEqual({ method: { kind: 'multipart', parts: 3 } });
     expect(parts).toEqual([4, 4, 3]);
     expect(await textOf(s3.objects.get('k')?.bytes ?? new Uint8Array())).toBe('abcdefghijk');
     expect(s3.objects.get('k')?.metadata).toEqual({ a: '1' });
@@ -225,9 +251,13 @@ describe('writeObject', () => {
   });
 
   it('fails retriably when another writer changed the object since it was read', async () => {
-    // Prepare
+    // Prepare: an object of another writer, so this one reads it before appending
     const s3 = new FakeS3Sink();
-    await writeAs(s3, settings, pending('o', [0]));
+    s3.store('o', encoder.encode('r0\n'), {
+      'first-offset': '0',
+      'last-offset': '0',
+      'record-count': '1',
+    });
     s3.afterGet = (key) => {
       s3.afterGet = null;
       s3.store(key, encoder.encode('r0\nr1\n'), {

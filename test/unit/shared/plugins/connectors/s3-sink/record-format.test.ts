@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../../../../../shared/connect/errors.js';
+import { EMPTY_HEADERS } from '../../../../../../shared/connect/headers.js';
 import { BigDecimal, LogicalDecimal } from '../../../../../../shared/connect/logical-types.js';
 import { SchemaBuilder, Schemas } from '../../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../../shared/connect/struct.js';
@@ -8,6 +9,7 @@ import {
   encodeRecord,
   JsonRecordFormat,
 } from '../../../../../../shared/plugins/connectors/s3-sink/record-format.js';
+import { JsonConverter } from '../../../../../../shared/plugins/converters/json-converter.js';
 import { sinkRecord } from './fakes.js';
 
 const decoder = new TextDecoder();
@@ -60,6 +62,25 @@ describe('JsonRecordFormat', () => {
 
     // Assess
     expect(lines).toEqual(['{"a":1}\n', '{"b":[true,null]}\n', '42\n']);
+  });
+
+  it('writes a value the JsonConverter read from canonical JSON from those very bytes', () => {
+    // Prepare
+    const converter = new JsonConverter();
+    converter.configure({ 'schemas.enable': 'false' }, false);
+    const bytes = new TextEncoder().encode('{"id":"0-1","n":[1,2]}');
+    const { value } = converter.toConnectData('orders', EMPTY_HEADERS, bytes);
+    const format = new JsonRecordFormat();
+
+    // Act
+    const same = format.encode(sinkRecord({ kafkaOffset: 0, value }));
+    const changed = new Map(value as Map<string, unknown>).set('n', 3);
+    const rewritten = format.encode(sinkRecord({ kafkaOffset: 0, value: changed }));
+
+    // Assess
+    expect(text(same)).toBe('{"id":"0-1","n":[1,2]}\n');
+    expect(same.subarray(0, bytes.length)).toEqual(bytes);
+    expect(text(rewritten)).toBe('{"id":"0-1","n":3}\n');
   });
 
   it('writes strings and bytes as given', () => {

@@ -304,7 +304,7 @@ describe('S3SinkTask', () => {
     expect(await contents(s3)).toEqual({ [key(0, 0)]: lines(...offsets) });
   });
 
-  it('creates new objects without reading them and reads objects it already wrote', async () => {
+  it('creates new objects and appends to objects it wrote, without reading them', async () => {
     // Prepare
     const s3 = new FakeS3Sink();
     const task = await startTask(s3);
@@ -317,10 +317,12 @@ describe('S3SinkTask', () => {
 
     // Assess
     expect(firstBatch).toEqual(['put']);
-    expect(s3.calls.map((c) => `${c.kind} ${c.key === key(0, 0) ? 'first' : 'second'}`)).toEqual(
-      expect.arrayContaining(['get first', 'put first', 'put second']),
-    );
-    expect(s3.count('get')).toBe(1);
+    expect(
+      s3.calls.map(
+        (c) => `${c.kind} ${c.condition?.kind} ${c.key === key(0, 0) ? 'first' : 'second'}`,
+      ),
+    ).toEqual(expect.arrayContaining(['put replace first', 'put create second']));
+    expect(s3.count('get')).toBe(0);
     expect(await contents(s3)).toEqual({ [key(0, 0)]: lines(0, 1, 2), [key(0, 3)]: lines(3) });
   });
 

@@ -1,0 +1,168 @@
+import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
+import {
+  type EsmSourceRecord,
+  parseEsmEvent,
+  toEsmEvent,
+} from '../../../shared/adapters/lambda/esm-event.js';
+import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
+import type { S3SinkClient } from '../../../shared/plugins/connectors/s3-sink/s3-sink-client.js';
+import { createS3SinkClient } from '../../../shared/plugins/connectors/s3-sink/s3-sink-config.js';
+import { S3SinkConnector } from '../../../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
+import { systemClock } from '../../../shared/ports/clock.js';
+import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
+import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
+import { testEngine } from '../../support/engine.js';
+import { testPlugins } from '../../support/plugin-modules.js';
+import { testDynamo, testS3, uniqueName } from '../../support/services.js';
+
+/**
+ * The S3 sink through the sink runtime, on s3rver and dynalite, counting requests: one state
+ * read per invocation, no read of an object before writing it (new objects are created under
+ * `If-None-Match: *`, objects the warm task wrote are appended to from what it wrote under
+ * `If-Match`), one PutObject per touched object and one sink offset write per partition.
+ */
+describe('S3 sink requests per invocation (s3rver + dynalite)', () => {
+  const requests = new Map<string, number>();
+  const count = (name: string) => requests.set(name, (requests.get(name) ?? 0) + 1);
+  const closers: (() => Promise<void>)[] = [];
+  let bucket: string;
+
+  beforeAll(async () => {
+    bucket = uniqueName('requests').toLowerCase();
+    await testS3().send(new CreateBucketCommand({ Bucket: bucket }));
+  });
+
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  function counting(inner: S3SinkClient): S3SinkClient {
+    return {
+      ...inner,
+      getObject: (b, k) => {
+        count('GetObject');
+        return inner.getObject(b, k);
+      },
+      putObject: (t, body, c) => {
+        count(`PutObject ${c.kind}`);
+        return inner.putObject(t, body, c);
+      },
+      destroy: () => inner.destroy(),
+    };
+  }
+
+  it('reads state once per invocation and never reads an object before writing it', async () => {
+    // Prepare: state on dynalite with its requests counted by command
+    const dynamo = testDynamo();
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        count(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRequests' },
+    );
+    const tableName = uniqueName('state');
+    await ensureTable(dynamo, tableName);
+    const store = createDynamoDbStateStore({ client: dynamo, tableName, clock: systemClock });
+    const deps = {
+      clock: systemClock,
+      createClient: (config: Parameters<typeof createS3SinkClient>[0]) =>
+        counting(createS3SinkClient(config)),
+    };
+    const sink: PluginDescriptor<'sink'> = {
+      className: 'test.CountingS3SinkConnector',
+      aliases: [],
+      type: 'sink',
+      version: new S3SinkConnector(deps).version(),
+      create: () => new S3SinkConnector(deps),
+    };
+    const factory = new KafkaJsClientFactory({
+      brokers: inject('kafkaBrokers'),
+      logLevel: logLevel.NOTHING,
+    });
+    const built = await testEngine({ store, kafka: factory, pluginModules: testPlugins(sink) });
+    closers.push(
+      () => built.engine.close(),
+      () => factory.close(),
+    );
+    const name = uniqueName('s3-sink');
+    const topic = 'orders';
+    const config = {
+      name,
+      'connector.class': sink.className,
+      topics: topic,
+      's3.bucket.name': bucket,
+      's3.endpoint': inject('s3Endpoint'),
+      's3.path.style.access': 'true',
+      'aws.access.key.id': 'S3RVER',
+      'aws.secret.access.key': 'S3RVER',
+      'topics.dir': name,
+      'flush.size': '10',
+      'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
+      'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+      'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable': 'false',
+    };
+    await store.configs.createConnector(name, config);
+    await store.configs.putTaskConfigs(
+      name,
+      [{ ...config, [TASK_PARTITIONS_KEY]: `${topic}-0,${topic}-1` }],
+      0,
+    );
+    const record = (partition: number, offset: number): EsmSourceRecord => ({
+      topic,
+      partition,
+      offset,
+      timestamp: 1_700_000_000_000 + offset,
+      key: new TextEncoder().encode(`k${offset}`),
+      value: new TextEncoder().encode(`{"p":${partition},"n":${offset}}`),
+      headers: [],
+    });
+    const deliver = (offsets: readonly number[]) =>
+      runSinkInvocation(built.engine.sink, {
+        connector: name,
+        records: () =>
+          parseEsmEvent(
+            JSON.parse(
+              JSON.stringify(toEsmEvent([0, 1].flatMap((p) => offsets.map((o) => record(p, o))))),
+            ),
+          ),
+        deadline: Date.now() + 30_000,
+        workerId: 'it-worker',
+      });
+    // The first invocation starts the task (its status write, its reads of the config).
+    await deliver([0, 1, 2]);
+    requests.clear();
+
+    // Act: four more batches of 3 per partition; flush.size 10, so objects 0-9 get appended
+    // to twice and object 10-19 is created, then appended to
+    for (const from of [3, 6, 9, 12]) await deliver([from, from + 1, from + 2]);
+
+    // Assess
+    expect(Object.fromEntries(requests)).toEqual({
+      QueryCommand: 4, // the state read, one per invocation
+      UpdateItemCommand: 8, // each partition's sink offset, per invocation
+      'PutObject replace': 8, // appends, per partition: to 0-9 three times, to 10-19 once
+      'PutObject create': 2, // 10-19 per partition (batch 9-11 crosses into it)
+    });
+    const s3 = testS3();
+    const text = async (key: string) => {
+      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return out.Body?.transformToString();
+    };
+    for (const p of [0, 1]) {
+      const prefix = `${name}/${topic}/partition=${p}/${topic}+${p}+`;
+      expect(await text(`${prefix}00000000000000000000.json`)).toBe(
+        Array.from({ length: 10 }, (_, n) => `{"p":${p},"n":${n}}\n`).join(''),
+      );
+      expect(await text(`${prefix}00000000000000000010.json`)).toBe(
+        Array.from({ length: 5 }, (_, n) => `{"p":${p},"n":${n + 10}}\n`).join(''),
+      );
+    }
+  });
+});

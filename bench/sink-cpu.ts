@@ -117,7 +117,10 @@ function floorSide(
   return {
     async run(slice) {
       for (let b = 0; b < slice.batches.length; b += 1) {
-        if ((await store.status.getSinkSnapshot(connector)) === undefined) {
+        const partitions = [...new Set((slice.batches[b] ?? []).map((r) => r.partition))].map(
+          (partition) => ({ topic: bench.topic, partition }),
+        );
+        if ((await store.status.getSinkSnapshot(connector, partitions)) === undefined) {
           throw new Error(`${connector} is missing`);
         }
         await write(slice, b);

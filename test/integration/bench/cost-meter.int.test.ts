@@ -88,10 +88,14 @@ describe('bench cost assumption', () => {
       (next, context) => async (args) => {
         (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
         const result = await next(args);
-        const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity })
-          .ConsumedCapacity;
-        if (consumed?.CapacityUnits !== undefined) {
-          units.push({ operation: context.commandName ?? '', capacity: consumed.CapacityUnits });
+        // One entry for most commands, a list (one per table) for BatchGetItem.
+        const output = result.output as {
+          ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+        };
+        const consumed = [output.ConsumedCapacity ?? []].flat();
+        for (const { CapacityUnits } of consumed) {
+          if (CapacityUnits === undefined) continue;
+          units.push({ operation: context.commandName ?? '', capacity: CapacityUnits });
         }
         return result;
       },
@@ -131,19 +135,28 @@ describe('bench cost assumption', () => {
 
       // Act: what a sink invocation does with the state table.
       units.length = 0;
-      const snapshot = await store.status.getSinkSnapshot(connector);
+      const partitions = [0, 1].map((partition) => ({ topic, partition }));
+      const snapshot = await store.status.getSinkSnapshot(connector, partitions);
       for (const partition of [0, 1]) {
         await store.offsets.commitSinkOffset(connector, { topic, partition, nextOffset: 1000 });
       }
 
-      // Assess: one read unit for the snapshot, one write unit per offset write.
+      // Assess: one read unit each for the snapshot's Query and its offsets' BatchGetItem (in
+      // parallel, either first), one write unit per offset write.
       expect(snapshot).toBeDefined();
-      expect(units.map((u) => u.operation)).toEqual([
+      expect(units.map((u) => u.operation).sort()).toEqual([
+        'BatchGetItemCommand',
         'QueryCommand',
         'UpdateItemCommand',
         'UpdateItemCommand',
       ]);
-      for (const { capacity } of units) expect(capacity).toBeLessThanOrEqual(1);
+      // A BatchGetItem costs a unit per item read (one per partition of the batch); the cost
+      // table prices it as one read, an understatement docs/benchmarks.md names.
+      for (const { operation, capacity } of units) {
+        expect(capacity).toBeLessThanOrEqual(
+          operation === 'BatchGetItemCommand' ? partitions.length : 1,
+        );
+      }
     } finally {
       client.destroy();
     }

@@ -145,7 +145,10 @@ describe('S3 sink requests per invocation (s3rver + dynalite)', () => {
 
     // Assess
     expect(Object.fromEntries(requests)).toEqual({
-      QueryCommand: 4, // the state read, one per invocation
+      // The state read, one per invocation: the connector's Query and, in parallel, the
+      // batch's sink offsets (BatchGetItem, state table v4).
+      QueryCommand: 4,
+      BatchGetItemCommand: 4,
       UpdateItemCommand: 8, // each partition's sink offset, per invocation
       'PutObject replace': 8, // appends, per partition: to 0-9 three times, to 10-19 once
       'PutObject create': 2, // 10-19 per partition (batch 9-11 crosses into it)

@@ -43,6 +43,8 @@ const WARMUP_SHARE = 0.25;
 /** The most a round may take before the benchmark gives up on it. */
 const ROUND_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 100;
+/** Measured rounds of each side: BENCH_ROUNDS when set, else 3 (a run takes ~10 minutes). */
+const rounds = (): number => (process.env.BENCH_ROUNDS === undefined ? 3 : benchRounds());
 
 /** What one round of one side measured. */
 interface Round {
@@ -51,6 +53,8 @@ interface Round {
   readonly perSecond: number;
   /** CPU seconds of the side's process over the same span. */
   readonly cpuSeconds: number;
+  /** CPU seconds of the side's state store process (ours: dynalite) over the same span. */
+  readonly stateStoreCpuSeconds: number;
   /** From the connector's creation to its first committed record. */
   readonly startupSeconds: number;
 }
@@ -66,6 +70,8 @@ interface SideResult {
   /** The process's peak resident memory since it started (VmHWM) at the workload's end, MB. */
   readonly peakRssMb: number;
   readonly startupSeconds: number[];
+  /** With the state store's CPU added (ours: dynalite; Apache's keeps state on the broker). */
+  readonly withStateStoreCpuSecondsPerMillion: number;
 }
 
 /** Samples a process's resident memory while a workload runs. */
@@ -112,18 +118,24 @@ async function timeUntilCommitted(
   createdAt: number,
 ): Promise<Round> {
   const deadline = Date.now() + ROUND_LIMIT_MS;
-  let first: { at: number; sum: number; cpu: number } | undefined;
+  let first: { at: number; sum: number; cpu: number; store: number } | undefined;
+  const storeCpu = () =>
+    side.stateStorePid === undefined ? Promise.resolve(0) : cpuSeconds(side.stateStorePid);
   for (;;) {
     const sum = await committedEnd(admin, topic);
     const at = performance.now();
-    if (first === undefined && sum > 0) first = { at, sum, cpu: await cpuSeconds(side.pid) };
+    if (first === undefined && sum > 0) {
+      first = { at, sum, cpu: await cpuSeconds(side.pid), store: await storeCpu() };
+    }
     if (first !== undefined && sum >= count) {
       const cpu = await cpuSeconds(side.pid);
+      const store = await storeCpu();
       const records = sum - first.sum;
       return {
         records,
         perSecond: records / ((at - first.at) / 1000),
         cpuSeconds: cpu - first.cpu,
+        stateStoreCpuSeconds: store - first.store,
         startupSeconds: (first.at - createdAt) / 1000,
       };
     }
@@ -189,6 +201,9 @@ function summarize(rounds: readonly Round[], memory: { rss: number; peak: number
     rssMb: Math.round(memory.rss),
     peakRssMb: Math.round(memory.peak),
     startupSeconds: rounds.map((r) => r.startupSeconds),
+    withStateStoreCpuSecondsPerMillion: median(
+      rounds.map((r) => ((r.cpuSeconds + r.stateStoreCpuSeconds) / r.records) * 1e6),
+    ),
   };
 }
 
@@ -204,13 +219,12 @@ async function compareSides(
   round: RoundRunner,
   extra: Record<string, unknown>,
 ): Promise<void> {
-  const rounds = benchRounds();
   const warmup = Math.max(1, Math.round(count * WARMUP_SHARE));
   await round(apache, 'wa', warmup);
   await round(ours, 'wo', warmup);
   const samplers = { ours: new MemorySampler(ours.pid), apache: new MemorySampler(apache.pid) };
   const measured: { ours: Round[]; apache: Round[] } = { ours: [], apache: [] };
-  for (let i = 0; i < rounds; i++) {
+  for (let i = 0; i < rounds(); i++) {
     // Alternate which side goes first so neither always runs on a warmer machine.
     const order = i % 2 === 0 ? [apache, ours] : [ours, apache];
     for (const side of order)
@@ -218,7 +232,7 @@ async function compareSides(
   }
   const result = {
     unit: 'records',
-    rounds,
+    rounds: measured.ours.length,
     records: count,
     ours: summarize(measured.ours, await samplers.ours.stop()),
     apache: summarize(measured.apache, await samplers.apache.stop()),
@@ -231,6 +245,9 @@ async function compareSides(
   );
   console.log(
     `${name}: cpu-s/M ours=${result.ours.cpuSecondsPerMillion.toFixed(1)} apache=${result.apache.cpuSecondsPerMillion.toFixed(1)} rss-MB ours=${result.ours.rssMb} apache=${result.apache.rssMb}`,
+  );
+  console.log(
+    `${name}: cpu-s/M with the state store ours+dynalite=${result.ours.withStateStoreCpuSecondsPerMillion.toFixed(1)} apache=${result.apache.withStateStoreCpuSecondsPerMillion.toFixed(1)} (Apache's state is on the broker, excluded)`,
   );
   console.log(pairedLine(name, paired).replace('baseline round', 'apache round'));
   await saveResult(name, { name, ...result, ratio, pairedRatios: paired });
@@ -266,7 +283,7 @@ export async function run(services: BenchServices): Promise<void> {
   try {
     const [apache, ours] = await Promise.all([
       startApacheWorker(brokers, runId),
-      startOurRuntime(brokers, dynamo.endpoint),
+      startOurRuntime(brokers, dynamo),
     ]);
     sides.push(apache, ours);
     const topics: string[] = [];

@@ -7,6 +7,8 @@ import { ensureKafkaBroker, type KafkaBrokerHandle } from '../local/services/kaf
 export interface ChildService {
   /** `http://127.0.0.1:<port>`. */
   readonly endpoint: string;
+  /** The child process's pid (its CPU and memory can be read from /proc). */
+  readonly pid: number;
   close(): Promise<void>;
 }
 
@@ -38,8 +40,10 @@ export async function startChildService(
     child.kill();
     throw new Error(`${kind} did not start (printed ${JSON.stringify(line)})`);
   }
+  if (child.pid === undefined) throw new Error(`${kind}: no pid`);
   return {
     endpoint,
+    pid: child.pid,
     close: async () => {
       child.stdin?.end();
       await exited;

@@ -21,6 +21,8 @@ export interface Side {
   readonly name: 'ours' | 'apache';
   readonly url: string;
   readonly pid: number;
+  /** Our side's state store (dynalite) process, measured apart; none on Apache's side. */
+  readonly stateStorePid?: number;
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,11 @@ export async function startApacheWorker(brokers: string, runId: string): Promise
 }
 
 /** Starts our local runtime in a child process over the given DynamoDB endpoint. */
-export async function startOurRuntime(brokers: string, dynamoEndpoint: string): Promise<Side> {
+export async function startOurRuntime(
+  brokers: string,
+  dynamo: { readonly endpoint: string; readonly pid: number },
+): Promise<Side> {
+  const dynamoEndpoint = dynamo.endpoint;
   const dataDir = await mkdtemp(join(tmpdir(), 'peer-ours-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -101,6 +107,7 @@ export async function startOurRuntime(brokers: string, dynamoEndpoint: string): 
     name: 'ours',
     url,
     pid,
+    stateStorePid: dynamo.pid,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

@@ -330,6 +330,7 @@ export async function run(services: BenchServices): Promise<void> {
     const source = `peer-repl-${runId}`;
     await admin.createTopics({
       topics: [{ topic: source, numPartitions: REPLICATION_PARTITIONS }],
+      waitForLeaders: false,
     });
     await waitForTopicLeaders(admin, [source]);
     await fillTopic(kafka, source, REPLICATION_RECORDS);

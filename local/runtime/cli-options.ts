@@ -17,6 +17,8 @@ Options:
   --s3-port <n>            s3rver port (default ${LOCAL_DEFAULTS.s3Port}; env S3_PORT; 0 = any free port)
   --enumerator-interval <s>  full enumerator run every <s> seconds (default ${LOCAL_DEFAULTS.enumeratorIntervalMs / 1000})
   --task-budget <s>        time budget of one source-task invocation (default ${LOCAL_DEFAULTS.sourceBudgetMs / 1000})
+  --dynamodb-endpoint <url>  use this running DynamoDB-compatible server (e.g. dynalite)
+                           instead of starting dynalite in this process
   --plugins <m>[,<m>...]   plugin packages to load: paths (from the current directory) or package
                            names of ES modules that export their plugins (see README, Plugins)
   -h, --help               this text
@@ -74,6 +76,7 @@ export function parseCliOptions(
       's3-port': { type: 'string' },
       'enumerator-interval': { type: 'string' },
       'task-budget': { type: 'string' },
+      'dynamodb-endpoint': { type: 'string' },
       plugins: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -93,6 +96,13 @@ export function parseCliOptions(
   const s3Port = wholeNumber(values['s3-port'] ?? env.S3_PORT, '--s3-port');
   const interval = seconds(values['enumerator-interval'], '--enumerator-interval');
   const budget = seconds(values['task-budget'], '--task-budget');
+  const dynamoEndpoint = values['dynamodb-endpoint']?.trim();
+  if (dynamoEndpoint !== undefined && !/^https?:\/\/[^/]+/.test(dynamoEndpoint)) {
+    throw new ConfigError(
+      '--dynamodb-endpoint takes a URL such as http://127.0.0.1:8000',
+      '--dynamodb-endpoint',
+    );
+  }
   const prefix = env.TRANSACTIONAL_ID_PREFIX?.trim();
   const offsetsTopic = env.OFFSETS_TOPIC?.trim();
   return {
@@ -107,6 +117,7 @@ export function parseCliOptions(
     ...(s3Port === undefined ? {} : { s3Port }),
     ...(interval === undefined ? {} : { enumeratorIntervalMs: interval }),
     ...(budget === undefined ? {} : { sourceBudgetMs: budget }),
+    ...(dynamoEndpoint === undefined ? {} : { dynamoEndpoint }),
     ...(prefix ? { transactionalIdPrefix: prefix } : {}),
     ...(offsetsTopic ? { offsetsTopic } : {}),
   };

@@ -24,6 +24,12 @@ export interface LocalRuntimeOptions {
   readonly s3Port?: number;
   /** dynalite port; 0 picks a free one. @default 0 */
   readonly dynamoPort?: number;
+  /**
+   * A DynamoDB-compatible endpoint that is already running (`http://127.0.0.1:8000`): no dynalite
+   * is started in this process (the peer benchmark keeps the state store's CPU apart, as
+   * DynamoDB is remote in AWS). @default none: dynalite in this process
+   */
+  readonly dynamoEndpoint?: string;
   /** Bucket created in s3rver at start-up, for sinks. @default 'serverless-connect' */
   readonly bucket?: string;
   /** @default 'serverless-connect-state' */

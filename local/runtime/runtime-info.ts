@@ -93,7 +93,9 @@ export function banner(runtime: LocalRuntime): string {
     `              curl -s ${url}/connectors    curl -s ${url}/connector-plugins`,
     `  Kafka       ${runtime.brokers.join(',')}  (${broker}, cluster ${runtime.kafkaClusterId})`,
     `  S3          ${runtime.s3.endpoint}  (s3rver; bucket ${runtime.s3.bucket}; keys ${accessKeyId}/${secretAccessKey}; objects in ${s3Where})`,
-    `  DynamoDB    ${runtime.dynamo.endpoint}  (dynalite; table ${runtime.dynamo.table}; ${dynamoWhere})`,
+    runtime.dynamo.external
+      ? `  DynamoDB    ${runtime.dynamo.endpoint}  (given by --dynamodb-endpoint; table ${runtime.dynamo.table})`
+      : `  DynamoDB    ${runtime.dynamo.endpoint}  (dynalite; table ${runtime.dynamo.table}; ${dynamoWhere})`,
     `  enumerator  every ${runtime.enumeratorIntervalMs / 1000} s and after every change; source tasks in-process, ${runtime.sourceBudgetMs / 1000} s per invocation`,
     `  logs        JSON lines on stdout; levels: curl -s -X PUT -H 'Content-Type: application/json' -d '{"level":"DEBUG"}' ${url}/admin/loggers/root`,
     '',

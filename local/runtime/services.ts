@@ -26,26 +26,32 @@ export interface LocalServicesOptions {
   readonly dataDir: string | undefined;
   readonly s3Port: number;
   readonly dynamoPort: number;
+  /** An external DynamoDB-compatible endpoint: no dynalite is started. */
+  readonly dynamoEndpoint?: string;
   /** How the pinned broker is started when no brokers are given (owner, progress, abort). */
   readonly broker?: EnsureBrokerOptions;
 }
 
 /**
- * Starts dynalite, s3rver and (unless brokers are given or KAFKA_BROKERS is set) the pinned
+ * Starts dynalite (unless an external endpoint is given), s3rver and (unless brokers are given or KAFKA_BROKERS is set) the pinned
  * broker, at the same time. When one fails, the others are stopped before the error is thrown.
  */
 export async function startLocalServices(options: LocalServicesOptions): Promise<LocalServices> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  const dynamoDirectory = dataDir === undefined ? undefined : join(dataDir, 'dynamodb');
+  const external = options.dynamoEndpoint;
+  const dynamoDirectory =
+    dataDir === undefined || external !== undefined ? undefined : join(dataDir, 'dynamodb');
   const s3Directory = dataDir === undefined ? undefined : join(dataDir, 's3');
   if (dynamoDirectory !== undefined) await mkdir(dynamoDirectory, { recursive: true });
   if (s3Directory !== undefined) await mkdir(s3Directory, { recursive: true });
   const [broker, dynamo, s3] = await Promise.allSettled([
     connectBroker(options.brokers, options.broker),
-    startDynalite({
-      port: options.dynamoPort,
-      ...(dynamoDirectory === undefined ? {} : { path: dynamoDirectory }),
-    }),
+    external === undefined
+      ? startDynalite({
+          port: options.dynamoPort,
+          ...(dynamoDirectory === undefined ? {} : { path: dynamoDirectory }),
+        })
+      : Promise.resolve<RunningDynamo>({ endpoint: external, close: async () => {} }),
     startS3rver({
       port: options.s3Port,
       ...(s3Directory === undefined ? {} : { directory: s3Directory }),

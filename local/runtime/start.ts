@@ -41,6 +41,8 @@ export interface LocalRuntime {
     readonly endpoint: string;
     readonly table: string;
     readonly directory: string | undefined;
+    /** True when the server was given (`--dynamodb-endpoint`), not started here. */
+    readonly external: boolean;
   };
   readonly s3: {
     readonly endpoint: string;
@@ -85,6 +87,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     dataDir: o.memory === true ? undefined : o.dataDir,
     s3Port: o.s3Port,
     dynamoPort: o.dynamoPort ?? 0,
+    ...(o.dynamoEndpoint === undefined ? {} : { dynamoEndpoint: o.dynamoEndpoint }),
     ...(o.brokers === undefined ? {} : { brokers: o.brokers }),
     broker: {
       ...(o.brokerOwner === undefined ? {} : { owner: o.brokerOwner }),
@@ -204,6 +207,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         endpoint: services.dynamo.endpoint,
         table: o.stateTable,
         directory: services.dynamoDirectory,
+        external: o.dynamoEndpoint !== undefined,
       },
       s3: {
         endpoint: services.s3.endpoint,

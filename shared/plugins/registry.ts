@@ -4,6 +4,7 @@ import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
 import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
 import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
+import { verifiableSourceDescriptor } from './connectors/verifiable-source/descriptor.js';
 import { converterDescriptors } from './converters/descriptors.js';
 import { predicateDescriptors } from './predicates/descriptors.js';
 import { transformDescriptors } from './transforms/descriptors.js';
@@ -15,6 +16,7 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   s3SinkDescriptor,
   dynamoDbStreamsSourceDescriptor,
   dynamoDbSinkDescriptor,
+  verifiableSourceDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

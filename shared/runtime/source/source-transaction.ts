@@ -225,8 +225,17 @@ export class SourceTransaction {
     await scope.checkpoint('after-pending');
     await this.tx.commit();
     await scope.checkpoint('after-commit');
+    return this.#committedAs({ seq, offsets });
+  }
+
+  /**
+   * The committed view of this transaction. Built here, not in `commit`: a closure made there
+   * would share `commit`'s scope, which holds `previous`, so every committed transaction would
+   * keep the one before it (and its records) alive for the whole invocation.
+   */
+  #committedAs(committed: CommittedTransaction['committed']): CommittedTransaction {
     return {
-      committed: { seq, offsets },
+      committed,
       acknowledged: () =>
         this.#envelopes.map(({ original, written }) => ({
           record: original,

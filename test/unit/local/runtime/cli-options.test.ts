@@ -43,6 +43,18 @@ describe('parseCliOptions', () => {
     expect(none).toMatchObject({ plugins: [] });
   });
 
+  it('reads --dynamodb-endpoint (dynalite then runs elsewhere); none by default', () => {
+    // Act
+    const given = parseCliOptions(['--dynamodb-endpoint', 'http://127.0.0.1:8000'], {});
+    const none = parseCliOptions([], {});
+    // Assess
+    expect(given).toMatchObject({ dynamoEndpoint: 'http://127.0.0.1:8000' });
+    expect(none).not.toHaveProperty('dynamoEndpoint');
+    expect(() => parseCliOptions(['--dynamodb-endpoint', 'localhost'], {})).toThrow(
+      /--dynamodb-endpoint takes a URL/,
+    );
+  });
+
   it('answers help, and refuses unknown flags and bad values', () => {
     // Act + Assess
     expect(parseCliOptions(['--help'], {})).toBe('help');

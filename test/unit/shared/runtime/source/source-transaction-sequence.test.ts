@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStateStore } from '../../../../../shared/adapters/memory/memory-state-store.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
@@ -143,7 +145,36 @@ async function setup(foldPromotions = true) {
   };
 }
 
+/** V8's full garbage collection, reachable without starting Node with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 describe('SourceTransactionSequence', () => {
+  it('keeps no earlier transaction alive: the records of a reported transaction can be collected', async () => {
+    // Prepare: a transaction whose record is only weakly held here.
+    const { sequence, acknowledged } = await setup();
+    const first = (() => {
+      const r = record(1);
+      return { ref: new WeakRef(r), envelope: processed(r, outgoing(1)) };
+    })();
+    await sequence.send([first.envelope]);
+    first.envelope = processed(record(0), null); // drop the strong reference
+    await sequence.commit();
+    // Act: two more transactions; the second reports (and lets go of) the first.
+    for (const seq of [2, 3]) {
+      await sequence.send([processed(record(seq), outgoing(seq))]);
+      await sequence.commit();
+    }
+    const reported = acknowledged.splice(0).map(([r]) => r.value); // the fixture's own references
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    // Assess
+    expect(reported).toEqual([1, 2]);
+    expect(first.ref.deref()).toBeUndefined();
+  });
+
   it("promotes each transaction in the next one's pending write, and the last one on promoteLastCommitted", async () => {
     const { sequence, log, store } = await setup();
 

@@ -128,6 +128,11 @@ async function timeUntilCommitted(
       first = { at, sum, cpu: await cpuSeconds(side.pid), store: await storeCpu() };
     }
     if (first !== undefined && sum >= count) {
+      if (sum === first.sum) {
+        throw new Error(
+          `${side.name}: all ${count} records of ${topic} were committed before the clock's first look; raise the record count (PEER_SOURCE_RECORDS / PEER_REPLICATION_RECORDS) for a measurable round`,
+        );
+      }
       const cpu = await cpuSeconds(side.pid);
       const store = await storeCpu();
       const records = sum - first.sum;

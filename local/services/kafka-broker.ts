@@ -1,10 +1,8 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scripts = join(projectRoot, 'scripts', 'kafka');
 
@@ -99,7 +97,10 @@ export async function ensureKafkaBroker(
   if (fromEnv) return { brokers: fromEnv, startedHere: false, stop: async () => {} };
   const home = env.KAFKA_HOME_DIR ?? join(projectRoot, '.kafka');
   const stopBroker = async () => {
-    await run('bash', [join(scripts, 'stop.sh')], { cwd: projectRoot, env });
+    // In a process group of its own: a Ctrl-C's echoes (the terminal's, npm's) reach the whole
+    // group of npm start, and one arriving while the shutdown stops the broker would kill the
+    // script half-way and leave the broker running.
+    await runDetached('bash', [join(scripts, 'stop.sh')], env);
   };
 
   const runningBefore = await runningBrokerPid(home);
@@ -147,6 +148,28 @@ export async function ensureKafkaBroker(
       if (owned) await stopBroker();
     },
   };
+}
+
+/** Runs a command in a process group of its own; rejects with its stderr when it fails. */
+function runDetached(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: projectRoot,
+      env,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${args.join(' ')} failed (${signal ?? code}): ${stderr.trim()}`));
+    });
+  });
 }
 
 /** Runs start.sh in a process group of its own (killed whole on abort); collects its stderr. */

@@ -223,6 +223,8 @@ export class OffsetsApi {
     if (descriptor.type === 'source') {
       const changes = parseSourceEntries(entries);
       acknowledged = await hook(() => descriptor.create().alterOffsets(config, changes));
+      // The offsets topic first: it is what a lost or restored table is rebuilt from.
+      await this.#ctx.offsetsTopic?.write(name, config, changes);
       await this.#ctx.store.offsets.alterSourceOffsets(name, changes);
     } else {
       const changes = parseSinkEntries(entries);
@@ -243,6 +245,8 @@ export class OffsetsApi {
       const known = knownSourcePartitions(await offsets.listSourceOffsets(name));
       const resets = known.map((partition) => ({ partition, offset: null }));
       acknowledged = await hook(() => descriptor.create().alterOffsets(config, resets));
+      // Tombstones in the offsets topic, or a lost table would bring the old offsets back.
+      await this.#ctx.offsetsTopic?.write(name, config, resets);
       await offsets.resetSourceOffsets(name);
     } else {
       const current = await offsets.getSinkOffsets(name);

@@ -12,6 +12,7 @@ import type { KafkaAdminPort, KafkaClientFactory } from '../ports/kafka.js';
 import type { Logger } from '../ports/logger.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ConnectorStatusSnapshot } from '../ports/status-store.js';
+import type { SourceOffsetsTopicWriter } from '../runtime/source/offsets-topic-writer.js';
 import type { ConnectorConfigValidator } from './config-validation.js';
 import type { ConnectorStateInfo, ConnectorTaskId, ConnectorType } from './dto.js';
 import { connectorTypeOf } from './plugin-catalog.js';
@@ -49,6 +50,12 @@ export interface ConnectServiceDeps {
    * (the zombie-fencing round). Without them such a request answers 409 until the enumerator has.
    */
   readonly zombieFencing?: ZombieFencingClients;
+  /**
+   * Writes source offsets changed through the REST API to the connector's offsets topic (Kafka
+   * stays the truth a lost or restored state table is rebuilt from). Without it, they are only
+   * recorded in the state table.
+   */
+  readonly offsetsTopic?: SourceOffsetsTopicWriter;
 }
 
 /** Shared by the parts of the service. */

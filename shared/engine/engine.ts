@@ -44,6 +44,8 @@ import { buildSourcePipeline } from '../runtime/pipeline/source-pipeline.js';
 import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
 import type { SinkFunctionDeps } from '../runtime/sink/sink-runtime-types.js';
 import { SinkTaskCache } from '../runtime/sink/sink-task-cache.js';
+import { OffsetsTopicReconciler } from '../runtime/source/offsets-reconcile.js';
+import { sourceOffsetsTopicWriter } from '../runtime/source/offsets-topic-writer.js';
 import { ProducerPool } from '../runtime/source/producer-pool.js';
 import {
   defaultSourceRuntimeSettings,
@@ -194,10 +196,13 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
   const checkpoint = ports.checkpoint === undefined ? {} : { checkpoint: ports.checkpoint };
   const random = ports.random === undefined ? {} : { random: ports.random };
 
+  // When each task last read the offsets topic in this container (a Lambda container, npm start).
+  const offsetsTopicReconciler = new OffsetsTopicReconciler();
   const sourceWith = (pool: ProducerPool): SourceRuntimeDeps => ({
     store,
     admin,
     producers: pool,
+    offsetsTopicReconciler,
     plugins,
     clock,
     sleep,
@@ -294,6 +299,15 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
           admin,
           transactionalIdPrefix: settings.transactionalIdPrefix,
         },
+        offsetsTopic: sourceOffsetsTopicWriter({
+          producers,
+          admin,
+          settings: {
+            ...defaultSourceRuntimeSettings,
+            ...settings.source,
+            offsetsTopic: settings.offsetsTopic,
+          },
+        }),
       },
       {
         kafkaClusterId: settings.kafkaClusterId,

@@ -147,7 +147,32 @@ export interface KafkaAdminPort {
    * its consumers left).
    */
   setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void>;
+  /**
+   * Reads a topic as a read_committed consumer would, without a consumer group: every partition
+   * from `from` (its offset there; partitions absent from `from` from their first record) up to
+   * its last stable offset as first seen, so the read is bounded. Aborted records and
+   * transaction markers are left out. Resolves the records in log order per partition and where
+   * each partition's read stopped (the next offset to read).
+   */
+  readCommitted(topic: string, from?: readonly TopicPartitionOffset[]): Promise<CommittedRead>;
   close(): Promise<void>;
+}
+
+/** A record as a read_committed reader sees it (no headers: the callers need none). */
+export interface CommittedRecord {
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: Uint8Array | null;
+  readonly value: Uint8Array | null;
+  /** Epoch milliseconds (the record's CreateTime, or LogAppendTime when the topic says so). */
+  readonly timestamp: number;
+}
+
+/** What {@link KafkaAdminPort.readCommitted} read. */
+export interface CommittedRead {
+  readonly records: readonly CommittedRecord[];
+  /** Per partition of the topic, the next offset to read (where this read stopped). */
+  readonly next: readonly TopicPartitionOffset[];
 }
 
 /**

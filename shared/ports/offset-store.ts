@@ -54,6 +54,25 @@ export interface TaskSourceOffsets extends TaskRef {
  */
 export const ADMIN_OFFSETS_TASK = -1;
 
+/**
+ * The task number under which `listSourceOffsets` returns the connector's Kafka entry: source
+ * offsets the runtime adopted from the offsets topic because the store held an older entry or
+ * none (a lost or restored state table, a re-created connector; see
+ * shared/runtime/source/offsets-reconcile.ts). Like the admin entry, `committed` only; sorts first.
+ */
+export const KAFKA_OFFSETS_TASK = -2;
+
+/** How far the offsets topic was read into the Kafka entry: per partition, the next offset to read. */
+export interface OffsetsTopicWatermark {
+  readonly topic: string;
+  readonly next: readonly { readonly partition: number; readonly offset: number }[];
+}
+
+/** The connector's Kafka entry; `seq` 0 and no offsets when there is none. */
+export interface KafkaSourceOffsets extends CommittedSourceOffsets {
+  readonly watermark?: OffsetsTopicWatermark;
+}
+
 /** An explicit source offset change; `offset: null` resets the partition (it starts afresh). */
 export type SourceOffsetAlteration = SourcePartitionOffset;
 
@@ -205,6 +224,17 @@ export interface OffsetStore {
 
   /** Forgets every sink offset of the connector. @throws ConnectorNotFoundError, ConnectorNotStoppedError */
   resetSinkOffsets(connector: string): Promise<void>;
+
+  /** The connector's Kafka entry (strongly consistent). */
+  getKafkaSourceOffsets(connector: string): Promise<KafkaSourceOffsets>;
+
+  /**
+   * Replaces the connector's Kafka entry with `next` if its seq is still `next.seq - 1` (0: there
+   * is none). Needs no lease: its entries are only ever as new as records already committed in
+   * the offsets topic, stamped with those records' timestamps.
+   * @throws StaleVersionError (another task wrote it first: read again), ItemTooLargeError
+   */
+  writeKafkaSourceOffsets(connector: string, next: KafkaSourceOffsets): Promise<void>;
 
   /**
    * Records `changes` in the connector's admin entry (see the contract above).

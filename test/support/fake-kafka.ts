@@ -7,6 +7,7 @@
  */
 import { FencedError, RetriableError } from '../../shared/connect/errors.js';
 import type {
+  CommittedRecord,
   IdempotentProducer,
   KafkaAdminPort,
   KafkaClientFactory,
@@ -136,6 +137,23 @@ export class FakeKafka {
       const committed = this.groups.get(group) ?? new Map<string, number>();
       for (const o of offsets) committed.set(`${o.topic}-${o.partition}`, o.offset);
       this.groups.set(group, committed);
+    },
+    readCommitted: async (topic, from = []) => {
+      const logs = this.logs.get(topic) ?? [];
+      const records: CommittedRecord[] = [];
+      const next = logs.map((log, partition) => {
+        const start = from.find((p) => p.topic === topic && p.partition === partition)?.offset ?? 0;
+        const open = log.findIndex((e) => e.state === 'open');
+        const stable = open < 0 ? log.length : open;
+        for (let offset = start; offset < stable; offset += 1) {
+          const entry = log[offset];
+          if (entry?.state !== 'committed') continue;
+          const { key, value, timestamp } = entry.record;
+          records.push({ partition, offset, key, value, timestamp: timestamp ?? 0 });
+        }
+        return { topic, partition, offset: Math.max(start, stable) };
+      });
+      return { records, next };
     },
     transactionalRecordFate: async (position) => {
       const entry = this.logs.get(position.topic)?.[position.partition]?.[position.offset];

@@ -291,7 +291,7 @@ export function jsonAttr(value: unknown): AttributeValue {
   return str(JSON.stringify(value));
 }
 
-function decodeJsonAttr<T>(item: Item, name: string, fallback: T): T {
+export function decodeJsonAttr<T>(item: Item, name: string, fallback: T): T {
   const raw = optS(item, name);
   return raw === undefined ? fallback : (parseJson(item, raw) as T);
 }

@@ -17,6 +17,8 @@ import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   ADMIN_OFFSETS_TASK,
   type CommittedSourceOffsets,
+  KAFKA_OFFSETS_TASK,
+  type KafkaSourceOffsets,
   type OffsetStore,
   type PendingSourceOffsets,
   type SinkOffset,
@@ -37,6 +39,7 @@ import {
   sinkOffsetKey,
   versionAttr,
 } from './codec.js';
+import { getKafkaEntry, putKafkaEntry } from './dynamodb-kafka-offsets.js';
 import {
   holdsLeaseFence,
   LEASE_FENCE_CONDITION,
@@ -58,12 +61,14 @@ const ADMIN_WRITE_ATTEMPTS = 3;
 
 /** The sort key of a task's item; the admin entry has its own. */
 function sourceSk(task: number): string {
-  return task === ADMIN_OFFSETS_TASK ? KEYS.adminOffsetsSk : KEYS.taskSk(task);
+  if (task === ADMIN_OFFSETS_TASK) return KEYS.adminOffsetsSk;
+  return task === KAFKA_OFFSETS_TASK ? KEYS.kafkaOffsetsSk : KEYS.taskSk(task);
 }
 
 /**
  * OffsetStore over `TASK#n` (source), `TASK#ADMIN` (source offsets changed through the REST
- * API, listed as task {@link ADMIN_OFFSETS_TASK}) and `SINKOFFSET#topic#partition` (sink) items,
+ * API, listed as task {@link ADMIN_OFFSETS_TASK}), `TASK#KAFKA` (source offsets adopted from the
+ * offsets topic, {@link KAFKA_OFFSETS_TASK}; dynamodb-kafka-offsets.ts) and `SINKOFFSET#topic#partition` (sink) items,
  * the last in their shards' partitions (v4), and still read in the connector's (v3, codec.ts).
  */
 export class DynamoDbOffsetStore implements OffsetStore {
@@ -392,6 +397,14 @@ export class DynamoDbOffsetStore implements OffsetStore {
       found = result.old === undefined ? undefined : optN(result.old, ATTR.committedSeq);
     }
     throw new StaleVersionError(`source offsets of ${connector} (REST changes)`, previous, found);
+  }
+
+  getKafkaSourceOffsets(connector: string): Promise<KafkaSourceOffsets> {
+    return getKafkaEntry(this.#table, connector);
+  }
+
+  writeKafkaSourceOffsets(connector: string, next: KafkaSourceOffsets): Promise<void> {
+    return putKafkaEntry(this.#table, connector, next, this.#clock.now());
   }
 
   async #requireStopped(connector: string, operation: string): Promise<void> {

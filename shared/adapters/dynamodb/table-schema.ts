@@ -104,6 +104,8 @@ export const ATTR = {
   pendingSeq: 'pendingSeq',
   pendingOffsets: 'pendingOffsets',
   pendingPositions: 'pendingPositions',
+  /** The Kafka entry's watermark: how far the offsets topic was read (JSON). */
+  offsetsTopicRead: 'offsetsTopicRead',
   // SINKOFFSET# and TOPIC#
   topic: 'topic',
   partition: 'partition',
@@ -134,6 +136,8 @@ export const KEYS = {
   taskSk: (task: number): string => `TASK#${String(task).padStart(6, '0')}`,
   /** The admin entry of source offsets (under the task prefix, so one Query lists it too). */
   adminOffsetsSk: 'TASK#ADMIN',
+  /** The Kafka entry of source offsets (adopted from the offsets topic), under the task prefix too. */
+  kafkaOffsetsSk: 'TASK#KAFKA',
   sinkOffsetPrefix: 'SINKOFFSET#',
   sinkOffsetSk: (topic: string, partition: number): string => `SINKOFFSET#${topic}#${partition}`,
   /** The partition key of one shard of a connector's sink offsets (v4). */

@@ -1,11 +1,13 @@
 import type { Admin, Kafka, RetryOptions } from 'kafkajs';
 import { RetriableError } from '../../connect/errors.js';
 import type {
+  CommittedRead,
   KafkaAdminPort,
   TopicPartitionOffset,
   TopicSpec,
   TransactionalRecordFate,
 } from '../../ports/kafka.js';
+import { readCommittedRecords } from './committed-reader.js';
 import { retryWhileCoordinatorMoves } from './coordinator-retry.js';
 import { mapKafkaError } from './errors.js';
 import { readRecordFate } from './record-fate.js';
@@ -149,6 +151,13 @@ export class KafkaJsAdmin implements KafkaAdminPort {
 
   transactionalRecordFate(position: TopicPartitionOffset): Promise<TransactionalRecordFate> {
     return readRecordFate(this.kafka, position);
+  }
+
+  readCommitted(topic: string, from?: readonly TopicPartitionOffset[]): Promise<CommittedRead> {
+    // Each attempt connects afresh, so it sees the leaders the metadata refresh found.
+    return this.#callOnTopic(`reading ${topic} (read_committed)`, topic, () =>
+      readCommittedRecords(this.kafka, topic, from),
+    );
   }
 
   async setGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {

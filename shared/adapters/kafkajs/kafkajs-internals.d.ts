@@ -24,3 +24,16 @@ declare module 'kafkajs/src/broker/saslAuthenticator/scram512.js' {
   }) => (args: AuthenticationProviderArgs) => Authenticator;
   export default provider;
 }
+
+declare module 'kafkajs/src/consumer/filterAbortedMessages.js' {
+  /**
+   * The records of a fetch a read_committed consumer keeps: those of aborted transactions are
+   * left out (control records are not; the caller drops them). Patched (patches/kafkajs+2.2.4.patch)
+   * to sort the broker's aborted-transaction list as the Java consumer does.
+   */
+  const filterAbortedMessages: <M extends { offset: string }>(fetched: {
+    messages: readonly M[];
+    abortedTransactions?: readonly { producerId: string; firstOffset: string }[];
+  }) => M[];
+  export default filterAbortedMessages;
+}

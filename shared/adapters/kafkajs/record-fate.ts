@@ -4,23 +4,26 @@ import type { TopicPartitionOffset, TransactionalRecordFate } from '../../ports/
 import { mapKafkaError } from './errors.js';
 
 /** Kafka's isolation level for a read_committed Fetch. */
-const READ_COMMITTED = 1;
+export const READ_COMMITTED = 1;
 /** A fetch returns at least the first record batch at the offset, whatever this says (KIP-74). */
-const FETCH_MAX_BYTES = 1_048_576;
+export const FETCH_MAX_BYTES = 1_048_576;
 
 /** The parts of kafkajs' internal Cluster and Broker this module uses (kafkajs 2.2.4). */
-interface FetchedRecord {
+export interface FetchedRecord {
   readonly offset: string;
+  readonly key?: Buffer | null;
+  readonly value?: Buffer | null;
+  readonly timestamp?: string;
   readonly isControlRecord?: boolean;
   readonly batchContext?: { readonly producerId?: string; readonly inTransaction?: boolean };
 }
-interface FetchedPartition {
+export interface FetchedPartition {
   readonly partition: number;
   readonly lastStableOffset: string;
   readonly abortedTransactions?: readonly { producerId: string; firstOffset: string }[];
   readonly messages: readonly FetchedRecord[];
 }
-interface FetchingBroker {
+export interface FetchingBroker {
   fetch(request: {
     replicaId: number;
     isolationLevel: number;
@@ -33,12 +36,16 @@ interface FetchingBroker {
     }[];
   }): Promise<{ responses: { topicName: string; partitions: FetchedPartition[] }[] }>;
 }
-interface InternalCluster {
+export interface InternalCluster {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   addTargetTopic(topic: string): Promise<void>;
+  findTopicPartitionMetadata(topic: string): readonly { readonly partitionId: number }[];
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
   findBroker(node: { nodeId: string }): Promise<FetchingBroker>;
+  fetchTopicsOffset(
+    topics: { topic: string; fromBeginning: boolean; partitions: { partition: number }[] }[],
+  ): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
 }
 type CreateCluster = (options: { isolationLevel?: number }) => InternalCluster;
 
@@ -47,7 +54,7 @@ type CreateCluster = (options: { isolationLevel?: number }) => InternalCluster;
  * consumers and admins (with the client's brokers, TLS, SASL and retry settings). kafkajs has no
  * public way to fetch a partition without a consumer group; this reaches for its own factory.
  */
-function clusterFactoryOf(kafka: Kafka): CreateCluster {
+export function clusterFactoryOf(kafka: Kafka): CreateCluster {
   const key = Object.getOwnPropertySymbols(kafka).find(
     (symbol) => symbol.description === 'private:Kafka:createCluster',
   );

@@ -2,6 +2,7 @@ import type { ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js
 import type { LoggerLevel, PendingRestart } from '../../ports/connector-meta-store.js';
 import type {
   CommittedSourceOffsets,
+  OffsetsTopicWatermark,
   PendingSourceOffsets,
   SinkOffset,
 } from '../../ports/offset-store.js';
@@ -14,6 +15,8 @@ export interface TaskRecord {
   status?: Status<TaskState>;
   committed?: CommittedSourceOffsets;
   pending?: PendingSourceOffsets;
+  /** The Kafka entry's (task KAFKA_OFFSETS_TASK) watermark. */
+  watermark?: OffsetsTopicWatermark;
 }
 
 /** A restart request, kept after completion so its seq keeps increasing. */

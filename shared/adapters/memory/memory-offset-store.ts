@@ -13,6 +13,8 @@ import type { LeaseFence, TaskRef } from '../../ports/lease-store.js';
 import {
   ADMIN_OFFSETS_TASK,
   type CommittedSourceOffsets,
+  KAFKA_OFFSETS_TASK,
+  type KafkaSourceOffsets,
   type OffsetStore,
   type PendingSourceOffsets,
   type SinkOffset,
@@ -237,6 +239,31 @@ export class MemoryOffsetStore implements OffsetStore {
     records.set(ADMIN_OFFSETS_TASK, {
       ...records.get(ADMIN_OFFSETS_TASK),
       committed: copy(next),
+    });
+  }
+
+  async getKafkaSourceOffsets(connector: string): Promise<KafkaSourceOffsets> {
+    const record = this.#db.peek(connector)?.taskRecords.get(KAFKA_OFFSETS_TASK);
+    return {
+      ...(record?.committed === undefined ? { seq: 0, offsets: [] } : copy(record.committed)),
+      ...(record?.watermark === undefined ? {} : { watermark: copy(record.watermark) }),
+    };
+  }
+
+  async writeKafkaSourceOffsets(connector: string, next: KafkaSourceOffsets): Promise<void> {
+    const records = this.#db.items(connector).taskRecords;
+    const found = records.get(KAFKA_OFFSETS_TASK)?.committed?.seq ?? 0;
+    if (found !== next.seq - 1) {
+      throw new StaleVersionError(`source offsets of ${connector} (Kafka)`, next.seq - 1, found);
+    }
+    const size = jsonBytes(next);
+    if (size > MAX_ITEM_BYTES) {
+      throw new ItemTooLargeError(`source offsets of ${connector} (Kafka)`, size, MAX_ITEM_BYTES);
+    }
+    const { watermark, ...committed } = copy(next);
+    records.set(KAFKA_OFFSETS_TASK, {
+      committed,
+      ...(watermark === undefined ? {} : { watermark }),
     });
   }
 

@@ -1,12 +1,17 @@
 import type { KafkaAdminPort } from '../../ports/kafka.js';
-import type { SourceRuntimeDeps } from './source-runtime-types.js';
+import type { SourceRuntimeSettings } from './source-runtime-types.js';
 
 /** Offsets topics known to exist, per admin client (that is, per warm container). */
 const ensuredOffsetsTopics = new WeakMap<KafkaAdminPort, Set<string>>();
 
 /** Creates the offsets topic (compacted) when missing; asks the cluster once per container. */
 export async function ensureOffsetsTopic(
-  deps: Pick<SourceRuntimeDeps, 'settings'>,
+  deps: {
+    readonly settings: Pick<
+      SourceRuntimeSettings,
+      'offsetsTopicPartitions' | 'offsetsTopicReplicationFactor'
+    >;
+  },
   admin: KafkaAdminPort,
   topic: string,
 ): Promise<void> {

@@ -8,6 +8,7 @@ import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
 import type { ActiveTopicTracker } from '../task/active-topics.js';
+import type { OffsetsTopicReconciler, ReconcileResult } from './offsets-reconcile.js';
 import type { ProducerPool } from './producer-pool.js';
 import type { RecoveryOutcome } from './recovery.js';
 import type { SourceCheckpoint } from './source-transaction.js';
@@ -88,6 +89,11 @@ export interface SourceRuntimeDeps {
   readonly activeTopics?: ActiveTopicTracker;
   /** Test hook: called at each protocol step; throwing abandons the invocation like a crash. */
   readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
+  /**
+   * The container's memory of when its tasks last read the offsets topic (offsets-reconcile.ts);
+   * without one, every invocation reads it.
+   */
+  readonly offsetsTopicReconciler?: OffsetsTopicReconciler;
 }
 
 export interface SourceInvocation {
@@ -121,5 +127,7 @@ export interface SourceRunResult {
   readonly transactions: number;
   readonly records: number;
   readonly recovery?: RecoveryOutcome;
+  /** What the invocation read from the offsets topic and adopted; absent when it did not read it. */
+  readonly reconcile?: ReconcileResult;
   readonly error?: Error;
 }

@@ -3,7 +3,7 @@ import { parseConnectorConfig } from '../../config/connector-config.js';
 import { FencedError, isRetriable } from '../../connect/errors.js';
 import { type SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { ProducerTransaction } from '../../ports/kafka.js';
+import type { KafkaAdminPort, ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
@@ -11,10 +11,11 @@ import { producerOptionsOf } from '../task/producer-overrides.js';
 import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
+import { type ReconcileResult, reconcileWithOffsetsTopic } from './offsets-reconcile.js';
 import { ensureOffsetsTopic } from './offsets-topic-creation.js';
 import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
 import { untransacted } from './producer-pool.js';
-import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
+import { type RecoveryOutcome, type RecoveryResult, recoverSourceOffsets } from './recovery.js';
 import type {
   SourceInvocation,
   SourceRunOutcome,
@@ -77,6 +78,9 @@ class SourceSession {
   #pipeline: SourceRecordPipeline | undefined;
   #sequence: SourceTransactionSequence | undefined;
   #recovery: RecoveryOutcome | undefined;
+  #reconcile: ReconcileResult | undefined;
+  /** When this container last read the offsets topic for the task (this invocation or before). */
+  #reconciledAt: number | undefined;
   /** The connector was PAUSED when the invocation last checked its assignment. */
   #pausedMidRun = false;
 
@@ -104,6 +108,7 @@ class SourceSession {
       transactions,
       records: this.#metrics.polled,
       ...(this.#recovery === undefined ? {} : { recovery: this.#recovery }),
+      ...(this.#reconcile === undefined ? {} : { reconcile: this.#reconcile }),
       ...(error === undefined ? {} : { error }),
     };
   }
@@ -181,6 +186,7 @@ class SourceSession {
         { ref, fence: this.lease },
       );
       this.#recovery = recovered.outcome;
+      await this.#reconcileOffsets(admin, offsetsTopic, recovered);
       await deps.store.status.putTaskStatus(
         ref,
         { state: 'RUNNING', workerId: invocation.workerId },
@@ -297,9 +303,62 @@ class SourceSession {
         );
       }
       await this.#release();
+      if (this.#reconciledAt !== undefined) {
+        deps.offsetsTopicReconciler?.ended(ref, {
+          generation: invocation.generation,
+          epoch: this.lease.epoch,
+          seq: sequence.committed.seq,
+          reconciledAt: this.#reconciledAt,
+        });
+      }
       return this.#result('completed');
     } catch (error) {
       return this.#fail(error);
+    }
+  }
+
+  /**
+   * Adopts what the offsets topic holds beyond the store (a lost or restored table, a connector
+   * re-created): once per task start in this container, and whenever the store is not as this
+   * container left it (offsets-reconcile.ts).
+   */
+  async #reconcileOffsets(
+    admin: KafkaAdminPort,
+    offsetsTopic: string,
+    recovered: RecoveryResult,
+  ): Promise<void> {
+    const { deps, invocation } = this;
+    const ref = { connector: invocation.connector, task: invocation.task };
+    const started = deps.clock.now();
+    const since =
+      recovered.outcome.kind === 'clean'
+        ? deps.offsetsTopicReconciler?.reconciledAt(ref, {
+            generation: invocation.generation,
+            epoch: this.lease.epoch,
+            committedSeq: recovered.committed.seq,
+            at: started,
+          })
+        : undefined;
+    deps.offsetsTopicReconciler?.forget(ref);
+    if (since !== undefined) {
+      this.#reconciledAt = since;
+      return;
+    }
+    const result = await reconcileWithOffsetsTopic(
+      { offsets: deps.store.offsets, admin },
+      invocation.connector,
+      offsetsTopic,
+    );
+    this.#reconcile = result;
+    this.#reconciledAt = started;
+    const fields = { ...result, offsetsTopic, ms: deps.clock.now() - started };
+    if (result.adopted > 0) {
+      deps.logger?.warn(
+        `Resuming ${result.adopted} source partition(s) from offsets in ${offsetsTopic} newer than the state table's (the table was lost or restored, or the connector re-created)`,
+        fields,
+      );
+    } else {
+      deps.logger?.debug('Read the offsets topic; the state table holds its offsets', fields);
     }
   }
 

@@ -334,7 +334,7 @@ describe('OffsetsApi', () => {
 
     it('resets all source offsets, idempotently: GET shows none, tasks start afresh', async () => {
       // Prepare
-      const { router, store } = await stoppedSource([
+      const { router, store, kafka } = await stoppedSource([
         { partition: p(0), offset: { seq: 500 }, at: 10 },
       ]);
       await call(router, 'PATCH', '/connectors/src/offsets', {
@@ -352,6 +352,17 @@ describe('OffsetsApi', () => {
       expect(second.status).toBe(200);
       expect(read.body).toEqual({ offsets: [] });
       expect(await taskReads(store, [p(0), p(3)])).toEqual([]);
+      // In the offsets topic too, as Connect writes them (a lost state table is rebuilt from it):
+      // the alteration's record, then a tombstone per partition at each reset.
+      const decode = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
+      const key = (i: number) => `["src",{"datagen.partition":${i}}]`;
+      expect(kafka.sent.map((r) => [r.topic, decode(r.key), decode(r.value)])).toEqual([
+        ['connect-offsets', key(3), '{"seq":3}'],
+        ['connect-offsets', key(3), null],
+        ['connect-offsets', key(0), null],
+        ['connect-offsets', key(3), null],
+        ['connect-offsets', key(0), null],
+      ]);
     });
 
     it('answers 200 to a reset of a source that never committed offsets', async () => {

@@ -13,7 +13,9 @@ import type {
   IdempotentProducer,
   KafkaAdminPort,
   KafkaClientFactory,
+  OutgoingRecord,
   TopicPartitionOffset,
+  TopicSpec,
   TransactionalProducer,
 } from '../../../../../shared/ports/kafka.js';
 import type { Enumerator } from '../../../../../shared/runtime/enumerator/enumerator.js';
@@ -42,6 +44,13 @@ export class FakeCluster implements Partial<KafkaAdminPort> {
     const committed = this.groups.get(groupId) ?? new Map<string, number>();
     for (const o of offsets) committed.set(`${o.topic}-${o.partition}`, o.offset);
     this.groups.set(groupId, committed);
+  }
+
+  /** Creates the topics not there yet (one partition each unless the spec says otherwise). */
+  async createTopics(specs: readonly TopicSpec[]): Promise<string[]> {
+    const created = specs.filter((spec) => !this.topics.has(spec.topic));
+    for (const spec of created) this.add(spec.topic, spec.partitions ?? 1);
+    return created.map((spec) => spec.topic);
   }
 
   add(topic: string, partitions: number, end = 0): this {
@@ -88,6 +97,8 @@ export class FakeCluster implements Partial<KafkaAdminPort> {
 export class FakeKafkaClients implements KafkaClientFactory {
   /** Transactional ids whose producers were initialised (fenced), in order. */
   readonly fenced: string[] = [];
+  /** What idempotent producers sent (the REST API's offset records), in order. */
+  readonly sent: OutgoingRecord[] = [];
   /** Runs after each producer initialisation is recorded. */
   onConnect: (transactionalId: string) => Promise<void> = async () => {};
 
@@ -107,8 +118,16 @@ export class FakeKafkaClients implements KafkaClientFactory {
     };
   }
 
+  /** Only the REST API's offset records are produced so: kept in {@link sent}. */
   idempotentProducer(): IdempotentProducer {
-    throw new Error('the enumerator and the REST API produce no records');
+    return {
+      connect: async () => {},
+      send: async (records) => {
+        this.sent.push(...records);
+        return records.map((r) => ({ topic: r.topic, partition: 0, offset: this.sent.length }));
+      },
+      close: async () => {},
+    };
   }
 
   admin(): KafkaAdminPort {

@@ -2,6 +2,7 @@ import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { registerKafkaJsCodecs } from '../../shared/adapters/kafkajs/codecs/kafkajs-codecs.js';
 import type { SinkMapping } from '../../shared/ports/dispatch.js';
 import type { Logger } from '../../shared/ports/logger.js';
+import { errorSummary } from '../../shared/runtime/pipeline/error-reporter.js';
 import { type BackoffSettings, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import { kafkaJsLogCreator } from './kafkajs-log.js';
 import {
@@ -11,7 +12,7 @@ import {
   type MappingConsumerSettings,
 } from './mapping-consumer.js';
 import { consumerSettingsKey, planMappingChanges, type RunningMapping } from './mapping-plan.js';
-import { MappingStats, type MappingStatus, messageOf } from './mapping-stats.js';
+import { MappingStats, type MappingStatus } from './mapping-stats.js';
 
 /** Where the mappings come from: `MemorySinkMappings` (its `onChange` sends every mapping). */
 export interface MappingSource {
@@ -276,7 +277,7 @@ export class LocalEventSourceMappings {
         stats.consumerFailed(error);
         this.#deps.logger.error('event source mapping consumer crashed', {
           ...fieldsOf(mapping),
-          error: messageOf(error),
+          error: errorSummary(error),
         });
         this.#retryLater(stats.consumerFailures);
       },
@@ -287,7 +288,7 @@ export class LocalEventSourceMappings {
       stats.consumerFailed(error);
       this.#deps.logger.error('event source mapping consumer did not start', {
         ...fieldsOf(mapping),
-        error: messageOf(error),
+        error: errorSummary(error),
       });
       this.#retryLater(stats.consumerFailures);
       return;

@@ -6,10 +6,11 @@ import {
 } from '../../shared/adapters/lambda/esm-event.js';
 import type { SinkMapping } from '../../shared/ports/dispatch.js';
 import type { Logger } from '../../shared/ports/logger.js';
+import { errorSummary } from '../../shared/runtime/pipeline/error-reporter.js';
 import { type BackoffSettings, retryDelayMs } from './backoff.js';
 import { chunksOf, toEsmSourceRecord } from './kafkajs-records.js';
 import { type LambdaLikeContext, localLambdaContext } from './lambda-context.js';
-import { type MappingStats, messageOf } from './mapping-stats.js';
+import type { MappingStats } from './mapping-stats.js';
 
 /** The sink-task function as a mapping invokes it; a rejection makes the batch redeliver. */
 export type EsmHandler = (event: KafkaEsmEvent, context: LambdaLikeContext) => Promise<unknown>;
@@ -136,7 +137,7 @@ export class MappingConsumer {
     this.#consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (this.#stopping.signal.aborted) return;
-      this.#deps.stats.lastError = messageOf(payload.error);
+      this.#deps.stats.lastError = errorSummary(payload.error);
       if (payload.restart) return; // kafkajs restarts the consumer itself
       this.#failed = true;
       this.#deps.onFailed(payload.error);
@@ -184,7 +185,7 @@ export class MappingConsumer {
       await this.#consumer?.disconnect().catch((error: unknown) => {
         this.#deps.logger.warn('mapping consumer did not disconnect cleanly', {
           ...this.#fields(),
-          error: messageOf(error),
+          error: errorSummary(error),
         });
       });
       await this.#commits.catch(() => undefined);
@@ -236,7 +237,7 @@ export class MappingConsumer {
         this.#deps.logger.warn('mapping consumer lane stopped; the partition is fetched again', {
           ...this.#fields(),
           partition,
-          error: messageOf(error),
+          error: errorSummary(error),
         });
       })
       .finally(() => {
@@ -291,7 +292,7 @@ export class MappingConsumer {
           records: records.length,
           attempt: attempt + 1,
           retryInMs: delayMs,
-          error: messageOf(error),
+          error: errorSummary(error),
         });
         if (!(await this.#wait(delayMs, heartbeat, stillWanted))) return false;
       }
@@ -364,7 +365,7 @@ export class MappingConsumer {
   }
 
   #debug(message: string, error: unknown): void {
-    this.#deps.logger.debug(message, { ...this.#fields(), error: messageOf(error) });
+    this.#deps.logger.debug(message, { ...this.#fields(), error: errorSummary(error) });
   }
 }
 

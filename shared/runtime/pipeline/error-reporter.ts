@@ -50,15 +50,44 @@ function classNameOf(error: unknown): string {
   return error instanceof Error ? error.name : 'Object';
 }
 
+/**
+ * `<class>: <message>`, the class followed by the error's `name` when that differs (AWS SDK
+ * errors carry their code there: `S3ServiceException (InternalError)`).
+ */
 function headerLine(error: unknown): string {
   const className = classNameOf(error);
+  const name = error instanceof Error ? error.name : className;
+  const label = name === className || name === '' ? className : `${className} (${name})`;
   const message = error instanceof Error ? error.message : String(error);
-  return message === '' ? className : `${className}: ${message}`;
+  return message === '' ? label : `${label}: ${message}`;
 }
 
 function frames(error: unknown): string[] {
   if (!(error instanceof Error) || typeof error.stack !== 'string') return [];
   return error.stack.split('\n').filter((line) => /^\s+at /.test(line));
+}
+
+/**
+ * `error` and its causes on one line, for logs: `<class>: <message>; caused by <class>:
+ * <message>…`, without stack frames (a trace holds those).
+ *
+ * @example
+ * ```ts
+ * errorSummary(new RetriableError('preCommit failed', { cause: new Error('500 InternalError') }));
+ * // 'RetriableError: preCommit failed; caused by Error: 500 InternalError'
+ * ```
+ */
+export function errorSummary(error: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (!seen.has(current)) {
+    seen.add(current);
+    parts.push(headerLine(current));
+    if (!(current instanceof Error) || current.cause === undefined) break;
+    current = current.cause;
+  }
+  return parts.join('; caused by ');
 }
 
 /** Describes `error` for logs and dead letter headers. */

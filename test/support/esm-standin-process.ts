@@ -1,15 +1,16 @@
 /**
  * The event-source-mapping stand-in in a process of its own, for tests that kill it (SIGKILL)
- * as a crash of `npm start` would: one enabled mapping of `ESM_TOPIC` in group `ESM_GROUP` on
+ * as a crash of `npm start` would: the mapping `ESM_MAPPING` (a `SinkMappingSpec` as JSON) on
  * `ESM_BROKERS`, with the stand-in's default settings, whose handler prints one JSON line per
  * invocation (`{"delivered":[{"partition":0,"offset":3},...]}`) on stdout. Prints `{"ready":true}`
  * once the stand-in follows the mapping.
  *
- * Run: `node --import tsx test/support/esm-standin-process.ts` with the three variables set.
+ * Run: `node --import tsx test/support/esm-standin-process.ts` with both variables set.
  */
 import { LocalEventSourceMappings } from '../../local/esm/local-event-source-mappings.js';
 import type { KafkaEsmEvent } from '../../shared/adapters/lambda/esm-event.js';
 import { MemorySinkMappings } from '../../shared/adapters/memory/memory-sink-mappings.js';
+import type { SinkMappingSpec } from '../../shared/ports/dispatch.js';
 import { silentLogger } from '../../shared/ports/logger.js';
 
 const required = (name: string): string => {
@@ -19,8 +20,7 @@ const required = (name: string): string => {
 };
 
 const brokers = required('ESM_BROKERS').split(',');
-const topic = required('ESM_TOPIC');
-const groupId = required('ESM_GROUP');
+const spec = JSON.parse(required('ESM_MAPPING')) as SinkMappingSpec;
 
 const mappings = new MemorySinkMappings();
 const esm = new LocalEventSourceMappings({
@@ -36,14 +36,6 @@ const esm = new LocalEventSourceMappings({
   logger: silentLogger,
 });
 await esm.start();
-await mappings.create({
-  connector: 'takeover',
-  topic,
-  groupId,
-  startingPosition: 'TRIM_HORIZON',
-  batchSize: 100,
-  maxBatchingWindowSeconds: 0,
-  enabled: true,
-});
+await mappings.create(spec);
 await esm.whenIdle();
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

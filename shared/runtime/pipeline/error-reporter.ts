@@ -78,34 +78,32 @@ function frames(error: unknown): string[] {
  * ```
  */
 export function errorSummary(error: unknown): string {
-  const parts: string[] = [];
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (!seen.has(current)) {
-    seen.add(current);
-    parts.push(headerLine(current));
-    if (!(current instanceof Error) || current.cause === undefined) break;
-    current = current.cause;
-  }
-  return parts.join('; caused by ');
+  return causeChain(error).map(headerLine).join('; caused by ');
 }
 
 /** Describes `error` for logs and dead letter headers. */
 export function describeError(error: unknown): ErrorDescription {
-  const lines: string[] = [];
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (!seen.has(current)) {
-    seen.add(current);
-    lines.push((lines.length === 0 ? '' : 'Caused by: ') + headerLine(current), ...frames(current));
-    if (!(current instanceof Error) || current.cause === undefined) break;
-    current = current.cause;
-  }
+  const lines = causeChain(error).flatMap((current, i) => [
+    (i === 0 ? '' : 'Caused by: ') + headerLine(current),
+    ...frames(current),
+  ]);
   return {
     className: classNameOf(error),
     message: error instanceof Error ? error.message : String(error),
     stackTrace: lines.join('\n'),
   };
+}
+
+/** `error` and its causes, outermost first; a cause seen before ends the chain. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (!chain.includes(current)) {
+    chain.push(current);
+    if (!(current instanceof Error) || current.cause === undefined) break;
+    current = current.cause;
+  }
+  return chain;
 }
 
 /**

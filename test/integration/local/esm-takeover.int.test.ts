@@ -5,18 +5,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LocalEventSourceMappings } from '../../../local/esm/local-event-source-mappings.js';
 import type { KafkaEsmEvent } from '../../../shared/adapters/lambda/esm-event.js';
 import { MemorySinkMappings } from '../../../shared/adapters/memory/memory-sink-mappings.js';
+import type { SinkMappingSpec } from '../../../shared/ports/dispatch.js';
 import type { LogFields, Logger } from '../../../shared/ports/logger.js';
 import { createTopics, testKafka, uniqueName } from '../../support/services.js';
+import { eventually } from '../e2e/support.js';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting for the condition');
-    await sleep(25);
-  }
-}
+/** Waits until `check` holds. */
+const waitFor = (check: () => boolean, timeoutMs: number, what: string) =>
+  eventually(async () => check(), Boolean, timeoutMs, what);
 
 interface Line {
   readonly level: string;
@@ -33,7 +29,7 @@ function recordingLogger(lines: Line[]): Logger {
 }
 
 /** The stand-in in a child process (test/support/esm-standin-process.ts). */
-function standinProcess(topic: string, groupId: string) {
+function standinProcess(mapping: SinkMappingSpec) {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'test/support/esm-standin-process.ts'],
@@ -41,8 +37,7 @@ function standinProcess(topic: string, groupId: string) {
       env: {
         ...process.env,
         ESM_BROKERS: inject('kafkaBrokers').join(','),
-        ESM_TOPIC: topic,
-        ESM_GROUP: groupId,
+        ESM_MAPPING: JSON.stringify(mapping),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -97,8 +92,21 @@ describe('event-source-mapping stand-in after a SIGKILL (real broker)', {
         })),
       });
     await produce(0, 10);
-    const first = standinProcess(topic, groupId);
-    await waitFor(() => first.isReady() && first.delivered.length >= 10, 60_000);
+    const mapping: SinkMappingSpec = {
+      connector: 'takeover',
+      topic,
+      groupId,
+      startingPosition: 'TRIM_HORIZON',
+      batchSize: 100,
+      maxBatchingWindowSeconds: 0,
+      enabled: true,
+    };
+    const first = standinProcess(mapping);
+    await waitFor(
+      () => first.isReady() && first.delivered.length >= 10,
+      60_000,
+      'the first process',
+    );
     // The kill: the process's consumer never leaves its group.
     first.child.kill('SIGKILL');
     await first.exited;
@@ -107,11 +115,13 @@ describe('event-source-mapping stand-in after a SIGKILL (real broker)', {
     // Act: the next start's stand-in, with its default settings
     const lines: Line[] = [];
     const delivered: string[] = [];
+    let firstAt: number | undefined;
     const mappings = new MemorySinkMappings();
     const esm = new LocalEventSourceMappings({
       mappings,
       brokers: inject('kafkaBrokers'),
       handler: async (event: KafkaEsmEvent) => {
+        firstAt ??= Date.now();
         for (const r of Object.values(event.records).flat()) {
           delivered.push(`${r.partition}@${r.offset}`);
         }
@@ -122,25 +132,17 @@ describe('event-source-mapping stand-in after a SIGKILL (real broker)', {
     const started = Date.now();
     try {
       await esm.start();
-      await mappings.create({
-        connector: 'takeover',
-        topic,
-        groupId,
-        startingPosition: 'TRIM_HORIZON',
-        batchSize: 100,
-        maxBatchingWindowSeconds: 0,
-        enabled: true,
-      });
+      await mappings.create(mapping);
       await esm.whenIdle();
-      await waitFor(() => delivered.length > 0, 90_000);
-      const firstDeliveryMs = Date.now() - started;
+      await waitFor(() => firstAt !== undefined, 90_000, 'a delivery after the kill');
+      const firstDeliveryMs = (firstAt ?? Number.NaN) - started;
       // Records produced after the kill (offsets 5..9 of each partition); the new consumer may
       // also redeliver records the killed one delivered without committing.
       const expected = Array.from(
         { length: 10 },
         (_, i) => `${(10 + i) % 2}@${5 + Math.floor(i / 2)}`,
       );
-      await waitFor(() => expected.every((id) => delivered.includes(id)), 30_000);
+      await waitFor(() => expected.every((id) => delivered.includes(id)), 30_000, 'the records');
 
       // Assess: nothing is lost across the kill
       const all = new Set([...first.delivered, ...delivered]);

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { isRetriable } from '../../shared/connect/errors.js';
 import type { Logger, LoggerFactory, LoggerName } from '../../shared/ports/logger.js';
 
 /** What {@link invocation} derives from the Lambda context of one invocation. */
@@ -46,8 +47,9 @@ export interface InvocationOptions {
 /**
  * What every handler needs from its Lambda context, as a middy middleware: the deadline and a
  * logger carrying the request id and function name (`before`), and a log line for a failed
- * invocation (`onError`, which then lets the error through: the event source mapping or the
- * asynchronous invoke retries, API Gateway answers 502).
+ * invocation (`onError`: a warning when the error is retriable, else an error; it then lets the
+ * error through: the event source mapping or the asynchronous invoke retries, API Gateway
+ * answers 502).
  *
  * @example
  * ```ts
@@ -74,7 +76,11 @@ export function invocation(
       });
     },
     onError: (request) => {
-      invocations.get(request.context)?.logger.error('invocation failed', { error: request.error });
+      // A retriable failure is retried (the mapping redelivers, the async invoke retries) and
+      // the runtime has logged it with its cause: a warning; any other is an error.
+      const logger = invocations.get(request.context)?.logger;
+      const log = isRetriable(request.error) ? logger?.warn : logger?.error;
+      log?.('invocation failed', { error: request.error });
     },
   };
 }

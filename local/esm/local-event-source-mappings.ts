@@ -1,16 +1,18 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { registerKafkaJsCodecs } from '../../shared/adapters/kafkajs/codecs/kafkajs-codecs.js';
 import type { SinkMapping } from '../../shared/ports/dispatch.js';
 import type { Logger } from '../../shared/ports/logger.js';
+import { errorSummary } from '../../shared/runtime/pipeline/error-reporter.js';
 import { type BackoffSettings, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import { kafkaJsLogCreator } from './kafkajs-log.js';
 import {
   type EsmHandler,
+  type GroupMembers,
   MappingConsumer,
   type MappingConsumerSettings,
 } from './mapping-consumer.js';
 import { consumerSettingsKey, planMappingChanges, type RunningMapping } from './mapping-plan.js';
-import { MappingStats, type MappingStatus, messageOf } from './mapping-stats.js';
+import { MappingStats, type MappingStatus } from './mapping-stats.js';
 
 /** Where the mappings come from: `MemorySinkMappings` (its `onChange` sends every mapping). */
 export interface MappingSource {
@@ -42,20 +44,30 @@ export interface LocalEventSourceMappingsOptions {
   readonly invocationTimeoutMs?: number;
   /** Fetch wait when a mapping's batching window is 0 s. @default 100 */
   readonly idleFetchWaitMs?: number;
-  /** Cap on the fetch wait (bounds how long a stop waits). @default 5000 */
-  readonly maxFetchWaitMs?: number;
-  /** Heartbeat period during an invocation or a backoff. @default 1000 */
-  readonly heartbeatEveryMs?: number;
-  /** Partitions of one mapping invoked concurrently. @default 1 */
-  readonly partitionsConsumedConcurrently?: number;
   /**
-   * Group session timeout of the consumers; invocations and backoffs heartbeat, so it need not
-   * cover the function timeout. @default kafkajs' 30000
+   * Cap on the fetch wait: it bounds how long a stop waits, and the consumers heartbeat between
+   * fetches, so it stays well below the session timeout. @default 2000
+   */
+  readonly maxFetchWaitMs?: number;
+  /** Heartbeat period (between fetches, during an invocation or a backoff). @default 1000 */
+  readonly heartbeatEveryMs?: number;
+  /**
+   * Group session timeout of the consumers. After a kill, the next start's consumer of a group
+   * waits that long for the broker to drop the dead one (a graceful stop leaves the group, so
+   * nothing waits). Invocations and backoffs heartbeat, so it need not cover the function
+   * timeout. @default {@link LOCAL_SESSION_TIMEOUT_MS}
    */
   readonly sessionTimeoutMs?: number;
   /** Jitter source in [0, 1). @default Math.random */
   readonly random?: () => number;
 }
+
+/**
+ * The stand-in's group session timeout: the broker's smallest by default
+ * (`group.min.session.timeout.ms`), so a start after a kill waits at most about this long for
+ * the dead process's consumers to be dropped (kafkajs' default is 30 s).
+ */
+export const LOCAL_SESSION_TIMEOUT_MS = 6_000;
 
 interface Entry {
   readonly consumer: MappingConsumer;
@@ -72,8 +84,10 @@ interface Entry {
  * enabling it again resumes from the group's committed offsets; a new batch size or window
  * restarts it. A consumer that fails to start or crashes is restarted after a backoff.
  *
- * Differences from AWS: one event carries one partition; the batching window only bounds the
- * fetch wait (the broker answers as soon as records exist); the timeout is not enforced.
+ * As Lambda's mapping, each partition is invoked on its own, concurrently with the others
+ * (see `MappingConsumer`). Differences from AWS: one event carries one partition; the batching
+ * window only bounds the fetch wait (the broker answers as soon as records exist); the timeout
+ * is not enforced.
  *
  * @example
  * ```ts
@@ -90,6 +104,7 @@ export class LocalEventSourceMappings {
   readonly #random: () => number;
   readonly #entries = new Map<string, Entry>();
   readonly #stats = new Map<string, MappingStats>();
+  #admin: Promise<Admin> | undefined;
   #desired: readonly SinkMapping[] = [];
   #version = 0;
   #dirty = false;
@@ -109,12 +124,9 @@ export class LocalEventSourceMappings {
       backoff,
       invocationTimeoutMs: options.invocationTimeoutMs ?? 300_000,
       idleFetchWaitMs: options.idleFetchWaitMs ?? 100,
-      maxFetchWaitMs: options.maxFetchWaitMs ?? 5_000,
+      maxFetchWaitMs: options.maxFetchWaitMs ?? 2_000,
       heartbeatEveryMs: options.heartbeatEveryMs ?? 1_000,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-      ...(options.sessionTimeoutMs === undefined
-        ? {}
-        : { sessionTimeoutMs: options.sessionTimeoutMs }),
+      sessionTimeoutMs: options.sessionTimeoutMs ?? LOCAL_SESSION_TIMEOUT_MS,
     };
     this.#random = options.random ?? Math.random;
     this.#kafka = deps.kafka ?? defaultKafka(deps.brokers, deps.logger);
@@ -179,6 +191,8 @@ export class LocalEventSourceMappings {
       const entries = [...this.#entries.values()];
       this.#entries.clear();
       await Promise.all(entries.map((entry) => entry.consumer.stop()));
+      const admin = await this.#admin?.catch(() => undefined);
+      await admin?.disconnect().catch(() => undefined);
     })();
     return this.#closed;
   }
@@ -215,11 +229,24 @@ export class LocalEventSourceMappings {
     );
     const known = new Set(desired.map((m) => m.id));
     for (const id of this.#stats.keys()) if (!known.has(id)) this.#stats.delete(id);
-    for (const action of planMappingChanges(desired, running)) {
-      const id = action.kind === 'stop' ? action.id : action.mapping.id;
-      if (action.kind !== 'start') await this.#stop(id, action.reason);
-      if (action.kind !== 'stop') await this.#start(action.mapping);
-    }
+    // One action per mapping: stops first (a group is free before anything joins it again),
+    // then the mappings' (re)starts side by side, since a join may wait for a session timeout.
+    const actions = planMappingChanges(desired, running);
+    await Promise.all(
+      actions.flatMap((a) => (a.kind === 'stop' ? [this.#stop(a.id, a.reason)] : [])),
+    );
+    await Promise.all(
+      actions.flatMap((a) =>
+        a.kind === 'stop'
+          ? []
+          : [
+              (async () => {
+                if (a.kind === 'restart') await this.#stop(a.mapping.id, a.reason);
+                await this.#start(a.mapping);
+              })(),
+            ],
+      ),
+    );
   }
 
   async #stop(id: string, reason: string): Promise<void> {
@@ -234,6 +261,7 @@ export class LocalEventSourceMappings {
   }
 
   async #start(mapping: SinkMapping): Promise<void> {
+    const began = Date.now();
     const stats = this.#statsOf(mapping.id);
     const consumer = new MappingConsumer(mapping, {
       kafka: this.#kafka,
@@ -244,11 +272,12 @@ export class LocalEventSourceMappings {
       settings: this.#settings,
       stats,
       random: this.#random,
+      describeGroup: (groupId) => this.#describeGroup(groupId),
       onFailed: (error) => {
         stats.consumerFailed(error);
         this.#deps.logger.error('event source mapping consumer crashed', {
           ...fieldsOf(mapping),
-          error: messageOf(error),
+          error: errorSummary(error),
         });
         this.#retryLater(stats.consumerFailures);
       },
@@ -259,14 +288,32 @@ export class LocalEventSourceMappings {
       stats.consumerFailed(error);
       this.#deps.logger.error('event source mapping consumer did not start', {
         ...fieldsOf(mapping),
-        error: messageOf(error),
+        error: errorSummary(error),
       });
       this.#retryLater(stats.consumerFailures);
       return;
     }
     if (consumer.healthy) stats.consumerFailures = 0;
     this.#entries.set(mapping.id, { consumer, settingsKey: consumerSettingsKey(mapping) });
-    this.#deps.logger.info('event source mapping consumer started', fieldsOf(mapping));
+    this.#deps.logger.info('event source mapping consumer started', {
+      ...fieldsOf(mapping),
+      joinMs: Date.now() - began,
+    });
+  }
+
+  /** The group as the broker lists it (one admin client, connected on first use). */
+  async #describeGroup(groupId: string): Promise<GroupMembers> {
+    this.#admin ??= (async () => {
+      const admin = this.#kafka.admin();
+      await admin.connect();
+      return admin;
+    })();
+    const admin = await this.#admin.catch((error: unknown) => {
+      this.#admin = undefined;
+      throw error;
+    });
+    const [group] = (await admin.describeGroups([groupId])).groups;
+    return { state: group?.state ?? 'Dead', members: group?.members.length ?? 0 };
   }
 
   /** Applies the mappings again after a backoff (a consumer failed to start or crashed). */

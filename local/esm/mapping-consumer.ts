@@ -6,10 +6,11 @@ import {
 } from '../../shared/adapters/lambda/esm-event.js';
 import type { SinkMapping } from '../../shared/ports/dispatch.js';
 import type { Logger } from '../../shared/ports/logger.js';
+import { errorSummary } from '../../shared/runtime/pipeline/error-reporter.js';
 import { type BackoffSettings, retryDelayMs } from './backoff.js';
 import { chunksOf, toEsmSourceRecord } from './kafkajs-records.js';
 import { type LambdaLikeContext, localLambdaContext } from './lambda-context.js';
-import { type MappingStats, messageOf } from './mapping-stats.js';
+import type { MappingStats } from './mapping-stats.js';
 
 /** The sink-task function as a mapping invokes it; a rejection makes the batch redeliver. */
 export type EsmHandler = (event: KafkaEsmEvent, context: LambdaLikeContext) => Promise<unknown>;
@@ -29,10 +30,17 @@ export interface MappingConsumerSettings {
   readonly maxFetchWaitMs: number;
   /** How often to heartbeat while an invocation runs or a retry waits. */
   readonly heartbeatEveryMs: number;
-  /** Partitions of one mapping invoked at the same time (one invocation per partition). */
-  readonly partitionsConsumedConcurrently: number;
-  /** The consumers' group session timeout (kafkajs default when absent). */
-  readonly sessionTimeoutMs?: number;
+  /**
+   * The consumers' group session timeout: after a kill (SIGKILL, a crash) the broker keeps the
+   * dead consumer in its group that long, and the next consumer of the group waits for it.
+   */
+  readonly sessionTimeoutMs: number;
+}
+
+/** What the broker lists of a group before a consumer joins it. */
+export interface GroupMembers {
+  readonly state: string;
+  readonly members: number;
 }
 
 export interface MappingConsumerDeps {
@@ -48,6 +56,8 @@ export interface MappingConsumerDeps {
   readonly random: () => number;
   /** Called once when kafkajs gives up on the consumer (it will not restart it). */
   readonly onFailed: (error: unknown) => void;
+  /** The group's state and member count as the broker describes it (before joining). */
+  readonly describeGroup: (groupId: string) => Promise<GroupMembers>;
 }
 
 type Heartbeat = () => Promise<void>;
@@ -67,11 +77,15 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * The kafkajs consumer of one enabled mapping: group `mapping.groupId`, read_committed, no
- * auto-commit. Each fetched partition batch is cut into invocations of at most `batchSize`
- * records, delivered in offset order; an invocation's offsets are committed (last offset + 1)
- * only after the handler resolves. A rejected invocation is redelivered with the same records
- * after an exponential backoff, heartbeating meanwhile, until it succeeds or the consumer is
- * stopped (then nothing is committed and the next consumer of the group starts there again).
+ * auto-commit. As Lambda's Kafka event source mapping, it invokes the partitions concurrently,
+ * one invocation at a time per partition, in offset order within it: each fetched partition
+ * batch goes to the partition's lane, and the partition is paused (not fetched) until its lane
+ * is done, so a partition whose invocations keep failing (or run long) holds up no other. A
+ * lane cuts its batch into invocations of at most `batchSize` records; an invocation's offsets
+ * are committed (last offset + 1) only after the handler resolves. A rejected invocation is
+ * redelivered with the same records after an exponential backoff, until it succeeds, the group
+ * rebalances or the consumer is stopped (then nothing more is committed and the partition is
+ * fetched again from the last committed record).
  *
  * Lifecycle: `start` once, then `stop` once (idempotent); a stopped instance is not restarted.
  */
@@ -81,6 +95,10 @@ export class MappingConsumer {
   readonly #stopping = new AbortController();
   /** Offsets committed by this consumer, per partition (commits never go backwards). */
   readonly #committed = new Map<number, bigint>();
+  /** The partitions' lanes in flight (one per partition at most). */
+  readonly #lanes = new Map<number, Promise<void>>();
+  /** Bumped by every join of the group: a lane of an older generation stops retrying. */
+  #generation = 0;
   #commits: Promise<void> = Promise.resolve();
   #consumer: Consumer | undefined;
   #failed = false;
@@ -109,9 +127,8 @@ export class MappingConsumer {
       groupId: mapping.groupId,
       readUncommitted: false,
       allowAutoTopicCreation: false,
-      ...(settings.sessionTimeoutMs === undefined
-        ? {}
-        : { sessionTimeout: settings.sessionTimeoutMs }),
+      sessionTimeout: settings.sessionTimeoutMs,
+      heartbeatInterval: settings.heartbeatEveryMs,
       maxWaitTimeInMs: Math.min(
         settings.maxFetchWaitMs,
         windowMs > 0 ? windowMs : settings.idleFetchWaitMs,
@@ -120,10 +137,13 @@ export class MappingConsumer {
     this.#consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (this.#stopping.signal.aborted) return;
-      this.#deps.stats.lastError = messageOf(payload.error);
+      this.#deps.stats.lastError = errorSummary(payload.error);
       if (payload.restart) return; // kafkajs restarts the consumer itself
       this.#failed = true;
       this.#deps.onFailed(payload.error);
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.#generation += 1;
     });
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
       // kafkajs resolves batches that held only aborted records or transaction markers without
@@ -140,10 +160,11 @@ export class MappingConsumer {
         topics: [mapping.topic],
         fromBeginning: mapping.startingPosition === 'TRIM_HORIZON',
       });
+      await this.#sayWhatTheJoinWaitsFor();
+      // Resolves once the consumer has joined the group and has its partitions.
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: settings.partitionsConsumedConcurrently,
         eachBatch: (payload) => this.#eachBatch(payload),
       });
     } catch (error) {
@@ -154,16 +175,17 @@ export class MappingConsumer {
   }
 
   /**
-   * Stops retrying at once, waits for an invocation in flight to end (committing it if it
+   * Stops retrying at once, waits for the invocations in flight to end (committing those that
    * succeeded), invokes nothing more and leaves the group. Idempotent.
    */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {
       this.#stopping.abort();
+      await Promise.all(this.#lanes.values());
       await this.#consumer?.disconnect().catch((error: unknown) => {
         this.#deps.logger.warn('mapping consumer did not disconnect cleanly', {
           ...this.#fields(),
-          error: messageOf(error),
+          error: errorSummary(error),
         });
       });
       await this.#commits.catch(() => undefined);
@@ -171,10 +193,63 @@ export class MappingConsumer {
     return this.#stopped;
   }
 
+  /**
+   * Logs what the group join is about to wait for: members an earlier process left behind
+   * (killed, crashed) stay until their session times out, and the broker assigns no partition
+   * before that.
+   */
+  async #sayWhatTheJoinWaitsFor(): Promise<void> {
+    const group = await this.#deps.describeGroup(this.#mapping.groupId).catch((error: unknown) => {
+      this.#debug('could not describe the group before joining it', error);
+      return undefined;
+    });
+    if (group === undefined || group.members === 0) return;
+    this.#deps.logger.warn(
+      'waiting for the group to rebalance after an unclean stop: the broker keeps the ' +
+        "consumers of an earlier run until their session times out, and assigns this mapping's " +
+        'partitions after that',
+      {
+        ...this.#fields(),
+        groupState: group.state,
+        leftoverMembers: group.members,
+        sessionTimeoutMs: this.#deps.settings.sessionTimeoutMs,
+      },
+    );
+  }
+
+  /** Hands the batch to its partition's lane, pausing the partition until the lane is done. */
   async #eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary } = payload;
+    const { partition } = payload.batch;
+    const resume = payload.pause();
+    // Stopping: left unresolved and paused, for the next consumer of the group.
+    if (this.#stopping.signal.aborted) return;
+    const busy = this.#lanes.get(partition);
+    if (busy !== undefined) {
+      // Left unresolved: fetched again once the lane in flight is done.
+      void busy.finally(resume);
+      return;
+    }
+    const generation = this.#generation;
     const stillWanted: StillWanted = () =>
-      !this.#stopping.signal.aborted && payload.isRunning() && !payload.isStale();
+      !this.#stopping.signal.aborted && payload.isRunning() && this.#generation === generation;
+    const lane = this.#runLane(payload, stillWanted)
+      .catch((error: unknown) => {
+        this.#deps.logger.warn('mapping consumer lane stopped; the partition is fetched again', {
+          ...this.#fields(),
+          partition,
+          error: errorSummary(error),
+        });
+      })
+      .finally(() => {
+        this.#lanes.delete(partition);
+        resume();
+      });
+    this.#lanes.set(partition, lane);
+  }
+
+  /** Delivers one fetched partition batch, invocation by invocation, committing each. */
+  async #runLane(payload: EachBatchPayload, stillWanted: StillWanted): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary } = payload;
     const chunks = chunksOf(batch.messages, this.#mapping.batchSize);
     for (const [index, messages] of chunks.entries()) {
       const records = messages.map((m) => toEsmSourceRecord(batch.topic, batch.partition, m));
@@ -217,7 +292,7 @@ export class MappingConsumer {
           records: records.length,
           attempt: attempt + 1,
           retryInMs: delayMs,
-          error: messageOf(error),
+          error: errorSummary(error),
         });
         if (!(await this.#wait(delayMs, heartbeat, stillWanted))) return false;
       }
@@ -290,7 +365,7 @@ export class MappingConsumer {
   }
 
   #debug(message: string, error: unknown): void {
-    this.#deps.logger.debug(message, { ...this.#fields(), error: messageOf(error) });
+    this.#deps.logger.debug(message, { ...this.#fields(), error: errorSummary(error) });
   }
 }
 

@@ -1,3 +1,5 @@
+import { errorSummary } from '../../shared/runtime/pipeline/error-reporter.js';
+
 /** What the stand-in reports about one mapping (the local runtime shows it). */
 export interface MappingStatus {
   readonly id: string;
@@ -40,12 +42,12 @@ export class MappingStats {
 
   failed(error: unknown): void {
     this.failedInvocations += 1;
-    this.lastError = messageOf(error);
+    this.lastError = errorSummary(error);
   }
 
   consumerFailed(error: unknown): void {
     this.consumerFailures += 1;
-    this.lastError = messageOf(error);
+    this.lastError = errorSummary(error);
   }
 
   /** The optional fields of a status, present only when set. */
@@ -61,8 +63,4 @@ export class MappingStats {
       ...(this.lastDeliveryAt === undefined ? {} : { lastDeliveryAt: this.lastDeliveryAt }),
     };
   }
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

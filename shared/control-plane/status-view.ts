@@ -11,7 +11,9 @@
  * - an instance with no stored status is UNASSIGNED; tasks are those of the current task configs,
  *   sorted by id;
  * - a restart request just made shows every instance its plan restarts as RESTARTING (KIP-745);
- * - `trace` appears only on FAILED (or RESTARTING after FAILED) entries and only when non-empty.
+ * - `trace` appears, when non-empty, on FAILED (or RESTARTING after FAILED) entries, and on a
+ *   RUNNING sink task whose batch keeps failing with retriable errors (the last error, while the
+ *   mapping redelivers it: shared/runtime/sink/sink-retry.ts).
  */
 import type { TargetState } from '../ports/config-store.js';
 import type { RestartRequest } from '../ports/connector-meta-store.js';
@@ -38,7 +40,9 @@ function instance<S extends ConnectorState>(
   trace: string | undefined,
 ): InstanceState<S> {
   const showTrace =
-    trace !== undefined && trace !== '' && (state === 'FAILED' || state === 'RESTARTING');
+    trace !== undefined &&
+    trace !== '' &&
+    (state === 'FAILED' || state === 'RESTARTING' || state === 'RUNNING');
   return showTrace ? { state, worker_id: workerId, trace } : { state, worker_id: workerId };
 }
 

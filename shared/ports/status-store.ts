@@ -34,7 +34,46 @@ export interface Status<S extends ConnectorState = ConnectorState> extends Statu
   readonly updatedAt: number;
 }
 
-export interface TaskStatus extends Status<TaskState>, TaskRef {}
+/**
+ * A sink task's run of failed attempts at a batch the event source mapping keeps redelivering
+ * (retriable failures: the task stays RUNNING, with the last error as `trace`). It lives on the
+ * task's status, not in a container's memory: in AWS each redelivery may reach another
+ * container. Any status written with `putTaskStatus` ends it; so does a written batch sharing a
+ * partition with it (`endTaskRetry`).
+ */
+export interface TaskRetry {
+  /** The partitions (`topic-partition` ids) of the failed batches counted, sorted. */
+  readonly partitions: readonly string[];
+  /** Clock ms at which the run's first failed attempt began. */
+  readonly since: number;
+  /** Failed attempts counted. */
+  readonly attempts: number;
+}
+
+/** A task's stored status. */
+export interface TaskStatus extends Status<TaskState>, TaskRef {
+  /** A sink task's retry run, while one lasts. */
+  readonly retry?: TaskRetry;
+}
+
+/** One failed attempt of a sink task at a batch (see {@link TaskRetry}). */
+export interface TaskRetryAttempt {
+  readonly workerId: string;
+  /** The error's trace (cut as any trace is). */
+  readonly trace: string;
+  /** The partitions of the failed batch (at least one). */
+  readonly partitions: readonly string[];
+  /** Clock ms at which the attempt began: the run's `since` when it starts one. */
+  readonly startedAt: number;
+}
+
+/** What {@link StatusStore.recordTaskRetry} did. */
+export interface TaskRetryOutcome {
+  /** True when the attempt was counted (and the status written). */
+  readonly counted: boolean;
+  /** The task's status after the write, or as it is when nothing was written. */
+  readonly status: TaskStatus | undefined;
+}
 
 /** Stored traces keep their first this-many characters (one item holds a task's state). */
 export const MAX_TRACE_LENGTH = 32 * 1024;
@@ -75,6 +114,9 @@ export interface SinkInvocationSnapshot extends ConnectorStatusSnapshot {
  *   plane and enumerator write without a fence (UNASSIGNED, RESTARTING), as Kafka Connect's
  *   herder does with `put` rather than `putSafe`.
  * - Connector status is written by the enumerator without a fence (its runs are idempotent).
+ * - A sink task's retry run ({@link TaskRetry}) is counted and ended with single conditional
+ *   writes, so invocations of several partitions of the task may race: no attempt is lost and
+ *   none revives a FAILED task. Any `putTaskStatus` ends the run.
  * - Reads are strongly consistent; absent status reads as `undefined` (Kafka: 404).
  */
 export interface StatusStore {
@@ -83,6 +125,7 @@ export interface StatusStore {
   getConnectorStatus(connector: string): Promise<Status | undefined>;
 
   /**
+   * Writes the task's status, ending its retry run if it has one.
    * @throws LeaseFencedError (a FencedError) when `fence` is given and is not the current lease.
    */
   putTaskStatus(
@@ -92,6 +135,22 @@ export interface StatusStore {
   ): Promise<TaskStatus>;
 
   getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined>;
+
+  /**
+   * Counts a failed attempt of a sink task at a batch, in one conditional write: the task is
+   * RUNNING with the attempt's trace, and its retry run gains the attempt and the batch's
+   * partitions (a new run starts at `attempt.startedAt`). Counted only while the task is not
+   * FAILED and has no run, or one sharing a partition with the batch (a run of other partitions
+   * keeps its own count); otherwise nothing is written.
+   */
+  recordTaskRetry(ref: TaskRef, attempt: TaskRetryAttempt): Promise<TaskRetryOutcome>;
+
+  /**
+   * Ends the task's retry run once a batch of `partitions` was written: the task is RUNNING
+   * without trace or run. Written only when the run shares a partition with `partitions` and
+   * the task is not FAILED; resolves false when nothing was written.
+   */
+  endTaskRetry(ref: TaskRef, partitions: readonly string[], workerId: string): Promise<boolean>;
 
   /**
    * Forgets the status of a task that no longer exists (tasks.max went down), as Kafka

@@ -6,6 +6,7 @@ import { leaseContract } from './state-store/leases.contract.js';
 import { metaContract } from './state-store/meta.contract.js';
 import { offsetContract } from './state-store/offsets.contract.js';
 import { statusContract } from './state-store/status.contract.js';
+import { taskRetryContract } from './state-store/task-retry.contract.js';
 
 export {
   ManualClock,
@@ -30,6 +31,7 @@ export function describeStateStoreContract(adapter: string, factory: StateStoreF
     configContract(factory);
     leaseContract(factory);
     statusContract(factory);
+    taskRetryContract(factory);
     offsetContract(factory);
     deleteContract(factory);
     metaContract(factory);

@@ -14,7 +14,7 @@ import type {
   SinkOffset,
   SourceOffsetEntry,
 } from '../../ports/offset-store.js';
-import type { Status, TaskState } from '../../ports/status-store.js';
+import type { Status, TaskState, TaskStatus } from '../../ports/status-store.js';
 import { type Item, malformed, num, optN, optS, reqN, reqS, str } from './attributes.js';
 import { ATTR, ITEM_FORMAT_VERSION, KEYS, STATE_TABLE } from './table-schema.js';
 
@@ -163,7 +163,7 @@ export interface TaskItem {
   readonly task: number;
   readonly epoch: number | undefined;
   readonly lease: Lease | undefined;
-  readonly status: Status<TaskState> | undefined;
+  readonly status: Omit<TaskStatus, 'connector' | 'task'> | undefined;
   readonly committed: CommittedSourceOffsets | undefined;
   readonly pending: PendingSourceOffsets | undefined;
 }
@@ -175,6 +175,7 @@ export function decodeTaskItem(connector: string, item: Item): TaskItem {
   const owner = optS(item, ATTR.owner);
   const state = optS(item, ATTR.state) as TaskState | undefined;
   const trace = optS(item, ATTR.trace);
+  const retryAttempts = optN(item, ATTR.retryAttempts);
   const committedSeq = optN(item, ATTR.committedSeq);
   const pendingSeq = optN(item, ATTR.pendingSeq);
   return {
@@ -199,6 +200,15 @@ export function decodeTaskItem(connector: string, item: Item): TaskItem {
             workerId: optS(item, ATTR.workerId) ?? '',
             ...(trace === undefined ? {} : { trace }),
             updatedAt: optN(item, ATTR.statusAt) ?? 0,
+            ...(retryAttempts === undefined
+              ? {}
+              : {
+                  retry: {
+                    partitions: [...(item[ATTR.retryPartitions]?.SS ?? [])].sort(),
+                    since: optN(item, ATTR.retrySince) ?? 0,
+                    attempts: retryAttempts,
+                  },
+                }),
           },
     committed:
       committedSeq === undefined

@@ -7,6 +7,8 @@ import {
   type Status,
   type StatusStore,
   type StatusUpdate,
+  type TaskRetryAttempt,
+  type TaskRetryOutcome,
   type TaskState,
   type TaskStatus,
   truncateTrace,
@@ -54,7 +56,27 @@ const SNAPSHOT_ATTRS = [
   ATTR.workerId,
   ATTR.trace,
   ATTR.statusAt,
+  ATTR.retryPartitions,
+  ATTR.retrySince,
+  ATTR.retryAttempts,
 ];
+
+/** The attributes of a sink task's retry run, which every status write removes. */
+const RETRY_ATTRS = [ATTR.retryPartitions, ATTR.retrySince, ATTR.retryAttempts];
+
+/**
+ * `contains(#retryPartitions, :p0) OR …` over `partitions`, and their values: true when the
+ * stored run shares a partition with them.
+ */
+function sharesPartition(partitions: readonly string[]) {
+  if (partitions.length === 0) throw new Error('a retry run names at least one partition');
+  return {
+    condition: `(${partitions.map((_, i) => `contains(#${ATTR.retryPartitions}, :p${i})`).join(' OR ')})`,
+    values: Object.fromEntries(partitions.map((p, i) => [`:p${i}`, str(p)])),
+  };
+}
+
+const NOT_FAILED = `(attribute_not_exists(#${ATTR.state}) OR #${ATTR.state} <> :failed)`;
 
 /** {@link SNAPSHOT_ATTRS} and those of SINKOFFSET# items. */
 const SINK_SNAPSHOT_ATTRS = [...new Set([...SNAPSHOT_ATTRS, ...SINK_OFFSET_ATTRS])];
@@ -108,10 +130,11 @@ export class DynamoDbStatusStore implements StatusStore {
       `#${ATTR.formatVersion} = :v`,
       ...(stored.trace === undefined ? [] : [`#${ATTR.trace} = :trace`]),
     ];
+    const remove = [...RETRY_ATTRS, ...(stored.trace === undefined ? [ATTR.trace] : [])];
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
-        update: `SET ${set.join(', ')}${stored.trace === undefined ? ` REMOVE #${ATTR.trace}` : ''}`,
+        update: `SET ${set.join(', ')} REMOVE ${remove.map((a) => `#${a}`).join(', ')}`,
         ...(fence === undefined ? {} : { condition: LEASE_FENCE_CONDITION }),
         values: {
           ':state': str(stored.state),
@@ -138,11 +161,73 @@ export class DynamoDbStatusStore implements StatusStore {
     return status === undefined ? undefined : { ...ref, ...status };
   }
 
+  async recordTaskRetry(ref: TaskRef, attempt: TaskRetryAttempt): Promise<TaskRetryOutcome> {
+    const now = this.#clock.now();
+    const shared = sharesPartition(attempt.partitions);
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update:
+          `SET #${ATTR.state} = :running, #${ATTR.workerId} = :workerId, ` +
+          `#${ATTR.statusAt} = :statusAt, #${ATTR.task} = :task, #${ATTR.formatVersion} = :v, ` +
+          `#${ATTR.trace} = :trace, #${ATTR.retrySince} = if_not_exists(#${ATTR.retrySince}, :since) ` +
+          `ADD #${ATTR.retryPartitions} :partitions, #${ATTR.retryAttempts} :one`,
+        condition: `${NOT_FAILED} AND (attribute_not_exists(#${ATTR.retryPartitions}) OR ${shared.condition})`,
+        values: {
+          ':running': str('RUNNING'),
+          ':failed': str('FAILED'),
+          ':workerId': str(attempt.workerId),
+          ':statusAt': num(now),
+          ':task': num(ref.task),
+          ':v': versionAttr(),
+          ':trace': str(truncateTrace(attempt.trace)),
+          ':since': num(attempt.startedAt),
+          ':partitions': { SS: [...new Set(attempt.partitions)] },
+          ':one': num(1),
+          ...shared.values,
+        },
+      },
+      `count a failed attempt of ${ref.connector}-${ref.task}`,
+    );
+    const item = result.ok ? result.item : result.old;
+    const status = item === undefined ? undefined : decodeTaskItem(ref.connector, item).status;
+    return { counted: result.ok, status: status === undefined ? undefined : { ...ref, ...status } };
+  }
+
+  async endTaskRetry(
+    ref: TaskRef,
+    partitions: readonly string[],
+    workerId: string,
+  ): Promise<boolean> {
+    const shared = sharesPartition(partitions);
+    const result = await this.#table.update(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      {
+        update:
+          `SET #${ATTR.state} = :running, #${ATTR.workerId} = :workerId, ` +
+          `#${ATTR.statusAt} = :statusAt, #${ATTR.formatVersion} = :v ` +
+          `REMOVE #${ATTR.trace}, ${RETRY_ATTRS.map((a) => `#${a}`).join(', ')}`,
+        condition: `${NOT_FAILED} AND ${shared.condition}`,
+        values: {
+          ':running': str('RUNNING'),
+          ':failed': str('FAILED'),
+          ':workerId': str(workerId),
+          ':statusAt': num(this.#clock.now()),
+          ':v': versionAttr(),
+          ...shared.values,
+        },
+      },
+      `end the retry run of ${ref.connector}-${ref.task}`,
+      { returnValues: 'NONE', readOldOnFailure: false },
+    );
+    return result.ok;
+  }
+
   async removeTaskStatus(ref: TaskRef): Promise<void> {
     await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
-        update: `REMOVE #${ATTR.state}, #${ATTR.workerId}, #${ATTR.statusAt}, #${ATTR.trace}`,
+        update: `REMOVE #${ATTR.state}, #${ATTR.workerId}, #${ATTR.statusAt}, #${ATTR.trace}, ${RETRY_ATTRS.map((a) => `#${a}`).join(', ')}`,
         condition: `attribute_exists(#${ATTR.state})`,
       },
       `remove the status of ${ref.connector}-${ref.task}`,

@@ -99,6 +99,10 @@ export const ATTR = {
   workerId: 'workerId',
   trace: 'trace',
   statusAt: 'statusAt',
+  // a sink task's retry run (TaskRetry)
+  retryPartitions: 'retryPartitions',
+  retrySince: 'retrySince',
+  retryAttempts: 'retryAttempts',
   committedSeq: 'committedSeq',
   committedOffsets: 'committedOffsets',
   pendingSeq: 'pendingSeq',

@@ -6,13 +6,13 @@ import type {
   PendingSourceOffsets,
   SinkOffset,
 } from '../../ports/offset-store.js';
-import type { Status, TaskState } from '../../ports/status-store.js';
+import type { Status, TaskStatus } from '../../ports/status-store.js';
 
 /** A task's record: lease, epoch, status and source offsets (one DynamoDB item `TASK#n`). */
 export interface TaskRecord {
   epoch?: number;
   lease?: { owner: string; expiresAt: number; generation: number };
-  status?: Status<TaskState>;
+  status?: Omit<TaskStatus, 'connector' | 'task'>;
   committed?: CommittedSourceOffsets;
   pending?: PendingSourceOffsets;
   /** The Kafka entry's (task KAFKA_OFFSETS_TASK) watermark. */

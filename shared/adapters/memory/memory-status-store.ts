@@ -7,6 +7,8 @@ import {
   type Status,
   type StatusStore,
   type StatusUpdate,
+  type TaskRetryAttempt,
+  type TaskRetryOutcome,
   type TaskState,
   type TaskStatus,
   truncateTrace,
@@ -56,6 +58,51 @@ export class MemoryStatusStore implements StatusStore {
   async getTaskStatus(ref: TaskRef): Promise<TaskStatus | undefined> {
     const status = this.#db.peek(ref.connector)?.taskRecords.get(ref.task)?.status;
     return status === undefined ? undefined : { ...ref, ...copy(status) };
+  }
+
+  async recordTaskRetry(ref: TaskRef, attempt: TaskRetryAttempt): Promise<TaskRetryOutcome> {
+    const records = this.#db.items(ref.connector).taskRecords;
+    const current = records.get(ref.task)?.status;
+    const run = current?.retry;
+    if (
+      current?.state === 'FAILED' ||
+      (run !== undefined && !run.partitions.some((p) => attempt.partitions.includes(p)))
+    ) {
+      return {
+        counted: false,
+        status: current === undefined ? undefined : { ...ref, ...copy(current) },
+      };
+    }
+    const record = records.get(ref.task) ?? {};
+    records.set(ref.task, record);
+    record.status = {
+      ...this.#stamp({ state: 'RUNNING', workerId: attempt.workerId, trace: attempt.trace }),
+      retry: {
+        partitions: [...new Set([...(run?.partitions ?? []), ...attempt.partitions])].sort(),
+        since: run?.since ?? attempt.startedAt,
+        attempts: (run?.attempts ?? 0) + 1,
+      },
+    };
+    return { counted: true, status: { ...ref, ...copy(record.status) } };
+  }
+
+  async endTaskRetry(
+    ref: TaskRef,
+    partitions: readonly string[],
+    workerId: string,
+  ): Promise<boolean> {
+    const record = this.#db.peek(ref.connector)?.taskRecords.get(ref.task);
+    const current = record?.status;
+    if (
+      record === undefined ||
+      current === undefined ||
+      current.state === 'FAILED' ||
+      current.retry?.partitions.some((p) => partitions.includes(p)) !== true
+    ) {
+      return false;
+    }
+    record.status = this.#stamp({ state: 'RUNNING', workerId });
+    return true;
   }
 
   async removeTaskStatus(ref: TaskRef): Promise<void> {

@@ -50,10 +50,16 @@ function classNameOf(error: unknown): string {
   return error instanceof Error ? error.name : 'Object';
 }
 
+/**
+ * `<class>: <message>`, the class followed by the error's `name` when that differs (AWS SDK
+ * errors carry their code there: `S3ServiceException (InternalError)`).
+ */
 function headerLine(error: unknown): string {
   const className = classNameOf(error);
+  const name = error instanceof Error ? error.name : className;
+  const label = name === className || name === '' ? className : `${className} (${name})`;
   const message = error instanceof Error ? error.message : String(error);
-  return message === '' ? className : `${className}: ${message}`;
+  return message === '' ? label : `${label}: ${message}`;
 }
 
 function frames(error: unknown): string[] {
@@ -61,22 +67,43 @@ function frames(error: unknown): string[] {
   return error.stack.split('\n').filter((line) => /^\s+at /.test(line));
 }
 
+/**
+ * `error` and its causes on one line, for logs: `<class>: <message>; caused by <class>:
+ * <message>…`, without stack frames (a trace holds those).
+ *
+ * @example
+ * ```ts
+ * errorSummary(new RetriableError('preCommit failed', { cause: new Error('500 InternalError') }));
+ * // 'RetriableError: preCommit failed; caused by Error: 500 InternalError'
+ * ```
+ */
+export function errorSummary(error: unknown): string {
+  return causeChain(error).map(headerLine).join('; caused by ');
+}
+
 /** Describes `error` for logs and dead letter headers. */
 export function describeError(error: unknown): ErrorDescription {
-  const lines: string[] = [];
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (!seen.has(current)) {
-    seen.add(current);
-    lines.push((lines.length === 0 ? '' : 'Caused by: ') + headerLine(current), ...frames(current));
-    if (!(current instanceof Error) || current.cause === undefined) break;
-    current = current.cause;
-  }
+  const lines = causeChain(error).flatMap((current, i) => [
+    (i === 0 ? '' : 'Caused by: ') + headerLine(current),
+    ...frames(current),
+  ]);
   return {
     className: classNameOf(error),
     message: error instanceof Error ? error.message : String(error),
     stackTrace: lines.join('\n'),
   };
+}
+
+/** `error` and its causes, outermost first; a cause seen before ends the chain. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (!chain.includes(current)) {
+    chain.push(current);
+    if (!(current instanceof Error) || current.cause === undefined) break;
+    current = current.cause;
+  }
+  return chain;
 }
 
 /**

@@ -3,7 +3,13 @@
  * function throws; `retriable` says whether the condition is expected to clear by itself
  * (a pause, an assignment in progress) or needs someone to act (a failed task, a wrong alias).
  */
-import { ConfigError, IllegalStateError, RetriableError } from '../../connect/errors.js';
+import {
+  ConfigError,
+  ConnectError,
+  IllegalStateError,
+  RetriableError,
+} from '../../connect/errors.js';
+import type { TaskRetry } from '../../ports/status-store.js';
 
 /** The batch holds partitions no task of the connector owns (yet): redeliver later. */
 export class UnassignedPartitionError extends RetriableError {
@@ -44,6 +50,34 @@ export class SinkTaskFailedError extends IllegalStateError {
     );
     this.connector = connector;
     this.task = task;
+  }
+}
+
+/**
+ * A sink task's batch kept failing with retriable errors past the task's retry limit
+ * (`errors.retry.timeout`, or the default limit when it is 0): the task is FAILED, as Connect
+ * fails a task on a non-retriable error, until it is restarted. `cause` is the last failure.
+ */
+export class SinkRetriesExhaustedError extends ConnectError {
+  readonly connector: string;
+  readonly task: number;
+  readonly retry: TaskRetry;
+  constructor(
+    ref: { readonly connector: string; readonly task: number },
+    retry: TaskRetry,
+    detail: { readonly failingForMs: number; readonly limit: string },
+    options: { readonly cause: unknown },
+  ) {
+    super(
+      `Task ${ref.connector}-${ref.task} is FAILED: its batch of ${retry.partitions.join(', ')} ` +
+        `failed ${retry.attempts} times over ${Math.round(detail.failingForMs / 1000)} s, ` +
+        `past its retry limit (${detail.limit}); restart it once the cause is fixed ` +
+        `(POST /connectors/${ref.connector}/tasks/${ref.task}/restart)`,
+      options,
+    );
+    this.connector = ref.connector;
+    this.task = ref.task;
+    this.retry = retry;
   }
 }
 

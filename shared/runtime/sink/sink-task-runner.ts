@@ -13,9 +13,12 @@
  *    config or task generation changed), skip records below the stored sink offset (the next
  *    offset to read) and past the stopping offset, convert, transform, `open`, `put`, `preCommit`, and store the
  *    offsets `preCommit` returned (sink-batch.ts).
- * 4. A task that fails with a non-retriable error is marked FAILED with the trace; a task that
- *    succeeds is marked RUNNING when it was not. Any failure is thrown after every task had
- *    its turn, so the mapping redelivers the batch (tasks that succeeded skip it then).
+ * 4. A task that fails with a non-retriable error is marked FAILED with the trace. A retriable
+ *    failure is counted on the task's status and logged with its cause; the task stays RUNNING
+ *    with the error as its trace until the run passes `errors.retry.timeout`, then it is FAILED
+ *    (sink-retry.ts). A task that succeeds ends its retry run, or is marked RUNNING when it was
+ *    not. Any failure is thrown after every task had its turn, so the mapping redelivers the
+ *    batch (tasks that succeeded skip it then).
  *
  * Metrics per connector and partition go to the MetricsSink: records received, written, skipped
  * as duplicates, skipped past the stopping offset, filtered, failed, dead-lettered, write
@@ -28,7 +31,7 @@ import { topicPartitionKey } from '../../connect/records.js';
 import type { ConnectorRecord, TaskConfigEntry, TaskConfigSet } from '../../ports/config-store.js';
 import { ConnectorNotFoundError } from '../../ports/errors.js';
 import type { ConsumedPartition } from '../../ports/kafka.js';
-import type { TaskState } from '../../ports/status-store.js';
+import type { TaskStatus } from '../../ports/status-store.js';
 import { describeError } from '../pipeline/error-reporter.js';
 import { taskPartitionIds } from '../task/task-split.js';
 import {
@@ -37,13 +40,14 @@ import {
   UnassignedPartitionError,
 } from './errors.js';
 import { type PartitionTally, type TaskBatchPartition, writeTaskBatch } from './sink-batch.js';
+import { countFailedAttempt, markBatchWritten, storedRetryTimeoutMs } from './sink-retry.js';
 import type {
   SinkInvocation,
   SinkPartitionSummary,
   SinkRunSummary,
   SinkRuntimeDeps,
 } from './sink-runtime-types.js';
-import { startSinkTask, taskIdentity } from './sink-task-start.js';
+import { type StartedSinkTask, startSinkTask, taskIdentity } from './sink-task-start.js';
 
 export * from './sink-runtime-types.js';
 
@@ -80,7 +84,7 @@ export async function runSinkInvocation(
   await deps.tasks.retain(connector, new Set(taskSet.tasks.map((t) => t.task)));
 
   const stored = new Map(sinkOffsets.map((o) => [topicPartitionKey(o), o.nextOffset]));
-  const stateOf = new Map(statuses.map((s) => [s.task, s.state]));
+  const statusOf = new Map(statuses.map((s) => [s.task, s]));
   const groups = new Map<number, { entry: TaskConfigEntry; partitions: TaskBatchPartition[] }>();
   const tallies: PartitionTally[] = [];
   for (const batch of withRecords) {
@@ -95,7 +99,7 @@ export async function runSinkInvocation(
 
   const outcomes = await Promise.allSettled(
     [...groups.values()].map(({ entry, partitions }) =>
-      runTask(deps, invocation, record, entry, partitions, stateOf.get(entry.task)),
+      runTask(deps, invocation, record, entry, partitions, statusOf.get(entry.task)),
     ),
   );
   const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
@@ -112,10 +116,10 @@ async function runTask(
   record: ConnectorRecord,
   entry: TaskConfigEntry,
   partitions: readonly TaskBatchPartition[],
-  state: TaskState | undefined,
+  status: TaskStatus | undefined,
 ): Promise<void> {
   const ref = { connector: record.name, task: entry.task };
-  if (state === 'FAILED') {
+  if (status?.state === 'FAILED') {
     await deps.tasks.evict(ref);
     throw new SinkTaskFailedError(ref.connector, ref.task);
   }
@@ -132,32 +136,40 @@ async function runTask(
   await deps.activeTopics
     ?.forTask(record, entry.task, entry.generation)
     ?.record(partitions.map((p) => p.batch.topic));
+  const partitionIds = partitions.map((p) => topicPartitionKey(p.batch)).sort();
+  const startedAt = deps.clock.now();
+  let started: StartedSinkTask | undefined;
   try {
     const writeMs = await deps.tasks.use(
       ref,
       taskIdentity(record, entry),
       () => startSinkTask(deps, record, entry),
-      (started) => writeTaskBatch(started, partitions, env),
+      (task) => {
+        started = task;
+        return writeTaskBatch(task, partitions, env);
+      },
     );
     for (const { tally } of partitions) tally.writeMs = writeMs;
   } catch (error) {
     for (const { tally } of partitions) tally.batchFailed = true;
-    if (!isRetriable(error)) {
-      const trace = describeError(error).stackTrace;
-      deps.logger.error('sink task failed', { ...ref, error: trace });
-      await deps.store.status
-        .putTaskStatus(ref, { state: 'FAILED', workerId: invocation.workerId, trace })
-        .catch((e: unknown) =>
-          deps.logger.warn('could not record the FAILED status', { error: e }),
-        );
+    if (isRetriable(error)) {
+      throw await countFailedAttempt(deps, {
+        ref,
+        partitions: partitionIds,
+        startedAt,
+        retryTimeoutMs: started?.config.errors.retryTimeoutMs ?? storedRetryTimeoutMs(record),
+        workerId: invocation.workerId,
+        error,
+      });
     }
+    const trace = describeError(error).stackTrace;
+    deps.logger.error('sink task failed', { ...ref, error: trace });
+    await deps.store.status
+      .putTaskStatus(ref, { state: 'FAILED', workerId: invocation.workerId, trace })
+      .catch((e: unknown) => deps.logger.warn('could not record the FAILED status', { error: e }));
     throw error;
   }
-  if (state !== 'RUNNING') {
-    await deps.store.status
-      .putTaskStatus(ref, { state: 'RUNNING', workerId: invocation.workerId })
-      .catch((e: unknown) => deps.logger.warn('could not record the RUNNING status', { error: e }));
-  }
+  await markBatchWritten(deps, ref, status, partitionIds, invocation.workerId);
 }
 
 function newTally(

@@ -5,6 +5,7 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../../local/runtime/start.js';
+import type { LoadedPluginModule } from '../../../shared/engine/plugin-modules.js';
 import { uniqueName } from '../../support/services.js';
 
 export interface HttpResult {
@@ -61,11 +62,15 @@ export interface E2eRuntime {
 
 /**
  * A local runtime in memory on free ports, fast-paced for tests (a full enumerator run every
- * second, 5 s source invocations that end after 0.5 s without records).
+ * second, 5 s source invocations that end after 0.5 s without records), with the test's own
+ * plugins if given.
  */
-export async function startE2eRuntime(): Promise<E2eRuntime> {
+export async function startE2eRuntime(
+  pluginModules: readonly LoadedPluginModule[] = [],
+): Promise<E2eRuntime> {
   const logs: string[] = [];
   const runtime = await startLocalRuntime({
+    ...(pluginModules.length === 0 ? {} : { pluginModules }),
     port: 0,
     s3Port: 0,
     memory: true,

@@ -32,6 +32,8 @@ interface Invocation {
 class RecordingHandler {
   readonly invocations: Invocation[] = [];
   failuresLeft = 0;
+  /** Invocations of this partition fail while it is set. */
+  failingPartition: number | undefined;
   /** When set, each invocation waits for it before returning. */
   gate: Promise<void> | undefined;
   /** Invocations that have not returned yet. */
@@ -39,8 +41,10 @@ class RecordingHandler {
 
   readonly handle = async (event: KafkaEsmEvent, context: LambdaLikeContext) => {
     const records = Object.values(event.records).flat();
-    const ok = this.failuresLeft === 0;
-    if (!ok) this.failuresLeft -= 1;
+    const ok =
+      this.failuresLeft === 0 &&
+      (this.failingPartition === undefined || records[0]?.partition !== this.failingPartition);
+    if (this.failuresLeft > 0) this.failuresLeft -= 1;
     this.invocations.push({ event, context, records, ok });
     this.inFlight += 1;
     try {
@@ -204,6 +208,37 @@ describe('LocalEventSourceMappings (real broker)', () => {
       failedInvocations: 3,
       lastError: 'Error: sink unavailable',
     });
+  });
+
+  it('keeps delivering the other partitions while one partition keeps failing, as Lambda does', async () => {
+    // Prepare
+    const name = await topic(2);
+    const handler = new RecordingHandler();
+    handler.failingPartition = 0;
+    const { esm } = await standin(handler, { topic: name }, { retryMaxMs: 100 });
+    const send = (partition: number, values: string[]) =>
+      produce(
+        name,
+        values.map((value) => ({ partition, value })),
+      );
+    await send(0, ['a0', 'a1']);
+    await send(1, ['b0']);
+    await waitFor(() => handler.invocations.filter((i) => !i.ok).length >= 3);
+
+    // Act: more records for the healthy partition while the other one keeps failing
+    await send(1, ['b1', 'b2']);
+    await waitFor(() => handler.delivered.length >= 3);
+    const whileFailing = handler.delivered.map((r) => decode(r.value));
+    handler.failingPartition = undefined;
+    await waitFor(() => handler.delivered.length >= 5);
+
+    // Assess
+    expect(whileFailing).toEqual(['b0', 'b1', 'b2']);
+    const failed = handler.invocations.filter((i) => !i.ok);
+    expect(failed.every((i) => i.records[0]?.offset === 0)).toBe(true);
+    const partition0 = handler.delivered.filter((r) => r.partition === 0);
+    expect(partition0.map((r) => decode(r.value))).toEqual(['a0', 'a1']);
+    await waitFor(() => esm.status()[0]?.deliveredRecords === 5);
   });
 
   it('delivers nothing while disabled and, once enabled again, the records produced meanwhile', async () => {

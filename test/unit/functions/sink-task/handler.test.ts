@@ -59,6 +59,6 @@ describe('sink-task handler', () => {
         lambdaContext(`${FUNCTION_ARN}:${sinkFunctionAlias(h.name)}`),
       ),
     ).rejects.toMatchObject({ retriable: true });
-    expect(logger.lines.map((l) => [l.level, l.message])).toEqual([['error', 'invocation failed']]);
+    expect(logger.lines.map((l) => [l.level, l.message])).toEqual([['warn', 'invocation failed']]);
   });
 });

@@ -26,7 +26,7 @@ const base: StatusViewInput = {
 };
 
 describe('connectorStateInfo', () => {
-  it('shows stored states sorted by task id, with a trace on FAILED only', () => {
+  it('shows stored states sorted by task id, with the trace of a FAILED task', () => {
     // Act
     const info = connectorStateInfo(base);
     // Assess
@@ -34,6 +34,23 @@ describe('connectorStateInfo', () => {
       { id: 0, state: 'RUNNING', worker_id: 'w0' },
       { id: 1, state: 'FAILED', worker_id: 'w1', trace: 'Error: x' },
     ]);
+  });
+
+  it('shows the last error of a RUNNING sink task retrying its batch, but not once PAUSED', () => {
+    // Prepare
+    const retrying = task(0, 'RUNNING', 'RetriableError: S3 answered 500');
+    const input = { ...base, type: 'sink' as const, taskStatuses: [retrying] };
+    // Act
+    const running = connectorStateInfo(input);
+    const paused = connectorStateInfo({ ...input, targetState: 'PAUSED' });
+    // Assess
+    expect(running.tasks[0]).toEqual({
+      id: 0,
+      state: 'RUNNING',
+      worker_id: 'w0',
+      trace: 'RetriableError: S3 answered 500',
+    });
+    expect(paused.tasks[0]).toEqual({ id: 0, state: 'PAUSED', worker_id: 'w0' });
   });
 
   it('shows UNASSIGNED for configured tasks without a status, and ignores removed tasks', () => {

@@ -175,7 +175,10 @@ describe('runSinkInvocation error handling', () => {
     await expect(result).rejects.toMatchObject({ retriable: true });
     await expect(result).rejects.toThrow(/the batch will be redelivered/);
     expect(await h.stored()).toEqual({});
-    expect(await h.store.status.getTaskStatus({ connector: h.name, task: 0 })).toBeUndefined();
+    expect(await h.store.status.getTaskStatus({ connector: h.name, task: 0 })).toMatchObject({
+      state: 'RUNNING',
+      retry: { attempts: 1 },
+    });
     await h.run(event(records(0, 0, 2)));
     expect(await h.stored()).toEqual({ 'orders-0': 3 });
     expect(h.system.calls.filter((c) => c.startsWith('start'))).toHaveLength(1);
@@ -209,7 +212,9 @@ describe('runSinkInvocation error handling', () => {
       throw new RetriableError('slow down');
     };
     await expect(h.run(event(records(0, 0, 0)))).rejects.toMatchObject({ retriable: true });
-    expect(await h.store.status.getTaskStatus({ connector: h.name, task: 0 })).toBeUndefined();
+    expect((await h.store.status.getTaskStatus({ connector: h.name, task: 0 }))?.state).toBe(
+      'RUNNING',
+    );
 
     h.system.preCommit = () => {
       throw new Error('access denied');

@@ -7,7 +7,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkTaskContext } from '../../../shared/connect/context.js';
 import { SinkRecord } from '../../../shared/connect/records.js';
 import {
@@ -19,7 +19,7 @@ import {
   parseS3SinkConfig,
 } from '../../../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkTask } from '../../../shared/plugins/connectors/s3-sink/s3-sink-task.js';
-import { testS3, uniqueName } from '../../support/services.js';
+import { type S3Server, s3ServerOf, testS3, uniqueName } from '../../support/services.js';
 
 /** What an AWS SDK call rejected with: its error name and HTTP status. */
 async function failure(call: Promise<unknown>): Promise<{ name: string; status: unknown }> {
@@ -58,10 +58,27 @@ function records(offsets: readonly number[]): SinkRecord[] {
   );
 }
 
-describe('s3rver conditional writes (patched like AWS S3)', () => {
+/**
+ * S3's conditional writes as the sink relies on them, on both S3 servers of the tests: moto, an
+ * implementation of AWS S3's conditional writes, and s3rver (what `npm start` runs), patched to
+ * honour them (patches/s3rver+3.7.1.patch).
+ */
+describe.each<{ server: S3Server; title: string }>([
+  { server: 'moto', title: 'moto (AWS S3 conditional writes)' },
+  { server: 's3rver', title: 's3rver (patched like AWS S3)' },
+])('conditional writes on $title', ({ server }) => {
   let s3: S3Client;
   let bucket: string;
   const clients: S3SinkClient[] = [];
+  /** The S3 sink's connection keys for `server`. */
+  const connection = () => {
+    const { endpoint, credentials } = s3ServerOf(server);
+    return {
+      's3.endpoint': endpoint,
+      'aws.access.key.id': credentials.accessKeyId,
+      'aws.secret.access.key': credentials.secretAccessKey,
+    };
+  };
 
   const put = (key: string, body: string, conditions: { IfMatch?: string; IfNoneMatch?: string }) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...conditions }));
@@ -72,7 +89,7 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
   }
 
   beforeAll(async () => {
-    s3 = testS3();
+    s3 = testS3(server);
     bucket = uniqueName('s3cond');
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   });
@@ -110,6 +127,38 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
     expect(stale).toEqual({ name: 'PreconditionFailed', status: 412 });
     expect(missing).toEqual({ name: 'NoSuchKey', status: 404 });
     expect(await text('cas')).toBe('v3');
+  });
+
+  it('lets exactly one of writers racing on one key win, and refuses the others with 412', async () => {
+    // Prepare: eight writers each create the key, then each replaces it from the same ETag.
+    const writers = Array.from({ length: 8 }, (_, w) => `writer ${w}`);
+    const wins = (settled: PromiseSettledResult<unknown>[]) =>
+      writers.filter((_, w) => settled[w]?.status === 'fulfilled');
+
+    // Act
+    const creates = await Promise.allSettled(
+      writers.map((w) => put('race', `created by ${w}`, { IfNoneMatch: '*' })),
+    );
+    const created = await text('race');
+    const head = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'race' }));
+    await head.Body?.transformToString();
+    const replaces = await Promise.allSettled(
+      writers.map((w) => put('race', `replaced by ${w}`, { IfMatch: head.ETag ?? '' })),
+    );
+    const losers = await Promise.all(
+      [...creates, ...replaces]
+        .filter((r) => r.status === 'rejected')
+        .map((r) => failure(Promise.reject(r.reason))),
+    );
+
+    // Assess
+    expect(wins(creates)).toHaveLength(1);
+    expect(created).toBe(`created by ${wins(creates)[0]}`);
+    expect(wins(replaces)).toHaveLength(1);
+    expect(await text('race')).toBe(`replaced by ${wins(replaces)[0]}`);
+    expect(new Set(losers.map((l) => `${l.name} ${l.status}`))).toEqual(
+      new Set(['PreconditionFailed 412']),
+    );
   });
 
   it('refuses completing a multipart upload with If-None-Match over an existing key', async () => {
@@ -150,9 +199,7 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
     // Prepare
     const props = {
       's3.bucket.name': bucket,
-      's3.endpoint': inject('s3Endpoint'),
-      'aws.access.key.id': 'S3RVER',
-      'aws.secret.access.key': 'S3RVER',
+      ...connection(),
       'format.class': 'json',
       'flush.size': '10',
     };
@@ -186,9 +233,7 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
     // Prepare
     const props = {
       's3.bucket.name': bucket,
-      's3.endpoint': inject('s3Endpoint'),
-      'aws.access.key.id': 'S3RVER',
-      'aws.secret.access.key': 'S3RVER',
+      ...connection(),
       'format.class': 'json',
       'flush.size': '10',
       'topics.dir': 'handover',

@@ -59,9 +59,10 @@ function records(offsets: readonly number[]): SinkRecord[] {
 }
 
 /**
- * S3's conditional writes as the sink relies on them, on both S3 servers of the tests: moto, an
- * implementation of AWS S3's conditional writes, and s3rver (what `npm start` runs), patched to
- * honour them (patches/s3rver+3.7.1.patch).
+ * S3's conditional writes as the sink relies on them, on both S3 servers of the tests: moto
+ * (AWS S3's conditional writes; If-Match on CompleteMultipartUpload added by our launcher,
+ * test/support/moto/serve.py) and s3rver (what `npm start` runs), patched to honour them
+ * (patches/s3rver+3.7.1.patch).
  */
 describe.each<{ server: S3Server; title: string }>([
   { server: 'moto', title: 'moto (AWS S3 conditional writes)' },
@@ -193,6 +194,47 @@ describe.each<{ server: S3Server; title: string }>([
     // Assess
     expect(refused).toEqual({ name: 'PreconditionFailed', status: 412 });
     expect(await text('multi')).toBe('old');
+  });
+
+  it('refuses completing a multipart upload with a stale If-Match, and accepts the current ETag', async () => {
+    // Prepare: the object changes after its ETag was read; then a second upload on the new one.
+    const first = await put('multi-cas', 'v1', {});
+    await put('multi-cas', 'v2', {});
+    const complete = async (body: string, etag: string) => {
+      const upload = await s3.send(
+        new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi-cas' }),
+      );
+      const part = await s3.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: 'multi-cas',
+          UploadId: upload.UploadId,
+          PartNumber: 1,
+          Body: body,
+        }),
+      );
+      return s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'multi-cas',
+          UploadId: upload.UploadId,
+          IfMatch: etag,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+        }),
+      );
+    };
+
+    // Act
+    const stale = await failure(complete('v3', first.ETag ?? ''));
+    const unchanged = await text('multi-cas');
+    const current = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'multi-cas' }));
+    await current.Body?.transformToString();
+    await complete('v3', current.ETag ?? '');
+
+    // Assess
+    expect(stale).toEqual({ name: 'PreconditionFailed', status: 412 });
+    expect(unchanged).toBe('v2');
+    expect(await text('multi-cas')).toBe('v3');
   });
 
   it('surfaces the refusals through the sink client as PreconditionFailedError', async () => {

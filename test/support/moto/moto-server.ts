@@ -90,13 +90,30 @@ function listeningPort(child: ChildProcess, stderr: () => string): Promise<numbe
   });
 }
 
+export interface MotoStartOptions {
+  /**
+   * The smallest part (but the last) S3 accepts in a multipart upload: AWS's 5 MiB unless told,
+   * lower for a test that drives the S3 sink with small parts (its internal test setting).
+   */
+  readonly s3MinPartSize?: number;
+}
+
+/** AWS S3's smallest part but the last, and the in-memory size moto keeps objects up to. */
+const AWS_MIN_PART_SIZE = 5 * 1024 * 1024;
+
 /**
  * Starts moto's server on 127.0.0.1 (a port the OS picks), building its venv first when needed.
  * The server ends with this process even when it is killed: it exits when its stdin closes.
  */
-export async function startMoto(): Promise<RunningMoto> {
+export async function startMoto(options: MotoStartOptions = {}): Promise<RunningMoto> {
   const python = await ensureMotoVenv();
-  const child = spawn(python, [SERVE], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    S3_UPLOAD_PART_MIN_SIZE: String(options.s3MinPartSize ?? AWS_MIN_PART_SIZE),
+    // moto derives its in-memory object buffer from the part minimum; keep its default.
+    MOTO_S3_DEFAULT_KEY_BUFFER_SIZE: String(AWS_MIN_PART_SIZE - 1024),
+  };
+  const child = spawn(python, [SERVE], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-8_000);

@@ -84,6 +84,33 @@ describe.each<{ server: S3Server; title: string }>([
   const put = (key: string, body: string, conditions: { IfMatch?: string; IfNoneMatch?: string }) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...conditions }));
 
+  /** Writes `key` by a one-part multipart upload, completed under `conditions`. */
+  async function putMultipart(
+    key: string,
+    body: string,
+    conditions: { IfMatch?: string; IfNoneMatch?: string },
+  ) {
+    const upload = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const part = await s3.send(
+      new UploadPartCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: upload.UploadId,
+        PartNumber: 1,
+        Body: body,
+      }),
+    );
+    return s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: upload.UploadId,
+        ...conditions,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
+  }
+
   async function text(key: string): Promise<string> {
     const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return (await out.Body?.transformToString()) ?? '';
@@ -165,31 +192,9 @@ describe.each<{ server: S3Server; title: string }>([
   it('refuses completing a multipart upload with If-None-Match over an existing key', async () => {
     // Prepare
     await put('multi', 'old', {});
-    const upload = await s3.send(
-      new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi' }),
-    );
-    const part = await s3.send(
-      new UploadPartCommand({
-        Bucket: bucket,
-        Key: 'multi',
-        UploadId: upload.UploadId,
-        PartNumber: 1,
-        Body: 'new',
-      }),
-    );
 
     // Act
-    const refused = await failure(
-      s3.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: bucket,
-          Key: 'multi',
-          UploadId: upload.UploadId,
-          IfNoneMatch: '*',
-          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
-        }),
-      ),
-    );
+    const refused = await failure(putMultipart('multi', 'new', { IfNoneMatch: '*' }));
 
     // Assess
     expect(refused).toEqual({ name: 'PreconditionFailed', status: 412 });
@@ -197,39 +202,16 @@ describe.each<{ server: S3Server; title: string }>([
   });
 
   it('refuses completing a multipart upload with a stale If-Match, and accepts the current ETag', async () => {
-    // Prepare: the object changes after its ETag was read; then a second upload on the new one.
+    // Prepare: the object changes after its ETag was read.
     const first = await put('multi-cas', 'v1', {});
     await put('multi-cas', 'v2', {});
-    const complete = async (body: string, etag: string) => {
-      const upload = await s3.send(
-        new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi-cas' }),
-      );
-      const part = await s3.send(
-        new UploadPartCommand({
-          Bucket: bucket,
-          Key: 'multi-cas',
-          UploadId: upload.UploadId,
-          PartNumber: 1,
-          Body: body,
-        }),
-      );
-      return s3.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: bucket,
-          Key: 'multi-cas',
-          UploadId: upload.UploadId,
-          IfMatch: etag,
-          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
-        }),
-      );
-    };
 
     // Act
-    const stale = await failure(complete('v3', first.ETag ?? ''));
+    const stale = await failure(putMultipart('multi-cas', 'v3', { IfMatch: first.ETag ?? '' }));
     const unchanged = await text('multi-cas');
     const current = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'multi-cas' }));
     await current.Body?.transformToString();
-    await complete('v3', current.ETag ?? '');
+    await putMultipart('multi-cas', 'v3', { IfMatch: current.ETag ?? '' });
 
     // Assess
     expect(stale).toEqual({ name: 'PreconditionFailed', status: 412 });

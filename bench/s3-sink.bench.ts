@@ -1,9 +1,10 @@
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { S3RVER_CREDENTIALS } from '../local/services/s3rver.js';
 import type { PluginDescriptor } from '../shared/connect/plugin.js';
 import type { S3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-client.js';
 import { createS3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkConnector } from '../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
-import { s3rverClient } from '../test/support/sink-campaign/s3-target.js';
+import { pathStyleS3Client } from '../test/support/sink-campaign/s3-target.js';
 import type { BenchServices } from './services.js';
 import {
   forEachLimited,
@@ -50,7 +51,7 @@ export async function run(services: BenchServices): Promise<void> {
     perRound: PER_ROUND,
     batch: BATCH,
   });
-  const s3 = s3rverClient(bench.s3Endpoint);
+  const s3 = pathStyleS3Client(bench.s3Endpoint, S3RVER_CREDENTIALS);
   const bucket = bench.prefix.toLowerCase();
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
 

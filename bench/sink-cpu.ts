@@ -20,13 +20,14 @@ import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Kafka, logLevel, type Message } from 'kafkajs';
+import { S3RVER_CREDENTIALS } from '../local/services/s3rver.js';
 import { createDynamoDbStateStore } from '../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { retry } from '../shared/adapters/kafkajs/records.js';
 import { KAFKA_SINK_CLASS } from '../shared/plugins/connectors/kafka-sink/descriptor.js';
 import { systemClock } from '../shared/ports/clock.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { createTopic } from '../test/support/sink-campaign/input.js';
-import { s3rverClient } from '../test/support/sink-campaign/s3-target.js';
+import { pathStyleS3Client } from '../test/support/sink-campaign/s3-target.js';
 import { median } from './harness.js';
 import { BenchServices } from './services.js';
 import type { SinkBench, Slice } from './sink-runner.js';
@@ -149,7 +150,7 @@ async function s3Sink(services: BenchServices): Promise<void> {
     perRound: 5_000,
     batch: 500,
   });
-  const s3 = s3rverClient(bench.s3Endpoint);
+  const s3 = pathStyleS3Client(bench.s3Endpoint, S3RVER_CREDENTIALS);
   const bucket = bench.prefix.toLowerCase();
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const engine = bench.container();

@@ -1,14 +1,19 @@
 import { startDynalite } from '../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../local/services/kafka-broker.js';
-import { startS3rver } from '../local/services/s3rver.js';
-import { runSinkCampaign, SINK_NAMES, type SinkName } from '../test/support/sink-campaign.js';
+import { startMoto } from '../test/support/moto/moto-server.js';
+import {
+  CAMPAIGN_PART_SIZE,
+  runSinkCampaign,
+  SINK_NAMES,
+  type SinkName,
+} from '../test/support/sink-campaign.js';
 
 /**
  * `npm run check:sink [-- --replays N --seed S --sinks s3,dynamodb,kafka]`: randomized
  * redeliveries, crashes, recycled containers and overlapping invocations against the S3 sink
- * (s3rver), the DynamoDB sink (dynalite) and the Kafka sink (KAFKA_BROKERS, or the pinned local
- * broker), then every output is read back (S3 objects, the table, the output topic
- * read_committed) and counted per input record. `--replays` is the randomized replays per sink.
+ * (moto's S3, its venv built on the first run), the DynamoDB sink (dynalite) and the Kafka sink
+ * (KAFKA_BROKERS, or the pinned local broker), then every output is read back (S3 objects, the
+ * table, the output topic read_committed) and counted per input record. `--replays` is the randomized replays per sink.
  * Last line: `duplicates=<d> losses=<l> replays=<r>` (r: invocations, all sinks); exits non-zero
  * unless d and l are 0 (and no sink failed non-retriably or wrote foreign output).
  */
@@ -41,7 +46,7 @@ const sinks = sinksFlag();
 const [kafka, dynamo, s3] = await Promise.all([
   ensureKafkaBroker(),
   startDynalite(),
-  startS3rver(),
+  sinks.includes('s3') ? startMoto({ s3MinPartSize: CAMPAIGN_PART_SIZE }) : null,
 ]);
 const started = Date.now();
 try {
@@ -53,7 +58,7 @@ try {
     services: {
       brokers: kafka.brokers,
       dynamoEndpoint: dynamo.endpoint,
-      s3Endpoint: s3.endpoint,
+      ...(s3 === null ? {} : { s3 }),
     },
     sinks,
     replays,
@@ -74,5 +79,5 @@ try {
     result.duplicates === 0 && result.losses === 0 && result.anomalies === 0 && result.errors === 0;
   process.exitCode = clean ? 0 : 1;
 } finally {
-  await Promise.allSettled([dynamo.close(), s3.close(), kafka.stop()]);
+  await Promise.allSettled([dynamo.close(), s3?.stop(), kafka.stop()]);
 }

@@ -1,6 +1,8 @@
 /**
- * A DynamoDB Streams stand-in for local runs and tests: dynalite has no Streams API and
- * DynamoDB Local cannot be used, so this loopback HTTP server sits in front of a dynalite
+ * A DynamoDB Streams stand-in for tests: dynalite has no Streams API and DynamoDB Local cannot
+ * be used. moto (test/support/moto) serves the real API too, but keeps one open shard per
+ * stream and never trims or expires anything, so shard rollovers and lineage, trimming and
+ * iterator expiry are tested here. This loopback HTTP server sits in front of a dynalite
  * endpoint and
  * - proxies the DynamoDB JSON API (`X-Amz-Target: DynamoDB_20120810.*`) to dynalite, keeping
  *   its own registry of stream settings (StreamSpecification on CreateTable/UpdateTable, which

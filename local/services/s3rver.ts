@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 
+/** The credentials s3rver accepts. */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
 /** An S3-compatible server (s3rver) running in this process. */
 export interface RunningS3 {
   /** `http://127.0.0.1:<port>`; use with `forcePathStyle: true`. */
@@ -31,7 +34,7 @@ export async function startS3rver(options: S3rverStartOptions = {}): Promise<Run
   const address = await server.run();
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: S3RVER_CREDENTIALS,
     close: async () => {
       await server.close();
       if (temporary) await rm(directory, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { startDynalite } from '../../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../../local/services/kafka-broker.js';
 import { startS3rver } from '../../local/services/s3rver.js';
 import { waitForTopicLeaders } from '../../shared/adapters/kafkajs/admin.js';
+import { startMoto } from './moto/moto-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,27 +14,57 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** Endpoint of the s3rver server (S3 API, path style). */
     s3Endpoint: string;
+    /** Endpoint of the moto server: S3 (path style), DynamoDB and DynamoDB Streams. */
+    motoEndpoint: string;
   }
 }
 
 /**
- * Integration-test services: the real Kafka broker (KAFKA_BROKERS, or the pinned local broker
- * started here), dynalite and s3rver on random loopback ports. Endpoints reach the tests
- * through `inject(...)`; everything started here is stopped in the teardown.
+ * Integration-test services, started side by side: the real Kafka broker (KAFKA_BROKERS, or the
+ * pinned local broker started here), dynalite and s3rver in this process, and moto's server
+ * (its venv built on the first run), on random loopback ports. Endpoints reach the tests
+ * through `inject(...)`; everything started here is stopped in the teardown, and when one
+ * service fails to start, the others are stopped before the error is thrown.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [kafka, dynamo, s3] = await Promise.all([
+  const started = await Promise.allSettled([
     ensureKafkaBroker(),
     startDynalite(),
     startS3rver(),
-  ]);
-  await warmUp(kafka.brokers);
-  project.provide('kafkaBrokers', kafka.brokers);
-  project.provide('dynamoEndpoint', dynamo.endpoint);
-  project.provide('s3Endpoint', s3.endpoint);
-  return async () => {
-    await Promise.allSettled([dynamo.close(), s3.close(), kafka.stop()]);
+    startMoto(),
+  ] as const);
+  const [kafka, dynamo, s3, moto] = started;
+  const teardown = async () => {
+    await Promise.allSettled([
+      dynamo.status === 'fulfilled' ? dynamo.value.close() : undefined,
+      s3.status === 'fulfilled' ? s3.value.close() : undefined,
+      moto.status === 'fulfilled' ? moto.value.stop() : undefined,
+      kafka.status === 'fulfilled' ? kafka.value.stop() : undefined,
+    ]);
   };
+  if (
+    kafka.status === 'rejected' ||
+    dynamo.status === 'rejected' ||
+    s3.status === 'rejected' ||
+    moto.status === 'rejected'
+  ) {
+    await teardown();
+    const failures = started.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
+    throw failures.length === 1
+      ? failures[0]
+      : new AggregateError(failures, 'integration services failed to start');
+  }
+  try {
+    await warmUp(kafka.value.brokers);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  project.provide('kafkaBrokers', kafka.value.brokers);
+  project.provide('dynamoEndpoint', dynamo.value.endpoint);
+  project.provide('s3Endpoint', s3.value.endpoint);
+  project.provide('motoEndpoint', moto.value.endpoint);
+  return teardown;
 }
 
 /**

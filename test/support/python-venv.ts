@@ -15,6 +15,16 @@ export const E2E_VENV = join(projectRoot, '.venv-e2e');
 
 const MARKER = '.serverless-connect-packages';
 
+/** A project-managed virtual environment: where it lives and exactly what it holds. */
+export interface PythonVenvSpec {
+  /** Its folder (git-ignored, `.venv-*` at the project root). */
+  readonly dir: string;
+  /** Pinned `name==version` requirement specs, installed with pip from PyPI. */
+  readonly packages: readonly string[];
+  /** What needs it, for the message when no Python 3 is found. */
+  readonly purpose: string;
+}
+
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
     () => true,
@@ -22,8 +32,8 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** The Python 3 interpreter to build the venv with: PYTHON, else python3 on PATH. */
-async function findPython(): Promise<string> {
+/** The Python 3 interpreter to build a venv with: PYTHON, else python3 on PATH. */
+async function findPython(purpose: string): Promise<string> {
   const candidates = [process.env.PYTHON, 'python3', 'python'].filter(
     (c): c is string => c !== undefined && c !== '',
   );
@@ -36,32 +46,45 @@ async function findPython(): Promise<string> {
     }
   }
   throw new Error(
-    'The end-to-end tests need Python 3 (with the venv module) to install kafka-connect-py; install python3, or set PYTHON to one',
+    `${purpose} needs Python 3 (with the venv module); install python3, or set PYTHON to one`,
   );
 }
 
 /**
- * A virtual environment at `dir` holding exactly `packages` (pinned `name==version` specs),
- * created and installed with pip from PyPI on first use and reused while the package list is
- * the same. Returns the venv's python.
+ * The virtual environment `spec` describes, created and installed with pip on first use and
+ * reused while its package list is the same (a marker file in the venv holds the list, written
+ * only once pip succeeded, so an interrupted install is redone). Returns the venv's python.
  */
-export async function ensurePythonVenv(
-  packages: readonly string[] = [KAFKA_CONNECT_PY],
-  dir: string = E2E_VENV,
-): Promise<string> {
-  const python = join(dir, 'bin', 'python');
-  const wanted = [...packages].sort().join('\n');
-  const marker = join(dir, MARKER);
+export async function ensurePythonVenv(spec: PythonVenvSpec): Promise<string> {
+  const python = join(spec.dir, 'bin', 'python');
+  const wanted = [...spec.packages].sort().join('\n');
+  const marker = join(spec.dir, MARKER);
   if ((await exists(python)) && (await readFile(marker, 'utf8').catch(() => '')) === wanted) {
     return python;
   }
-  const base = await findPython();
-  await run(base, ['-m', 'venv', '--clear', dir], { timeout: 120_000 });
-  await run(
-    python,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-input', ...packages],
-    { timeout: 300_000, maxBuffer: 1 << 22 },
-  );
+  const base = await findPython(spec.purpose);
+  await run(base, ['-m', 'venv', '--clear', spec.dir], { timeout: 120_000 });
+  try {
+    await run(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-input',
+        ...spec.packages,
+      ],
+      { timeout: 300_000, maxBuffer: 1 << 22 },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(
+      `pip could not install ${spec.purpose}'s packages into ${spec.dir}:\n${stderr.trim().split('\n').slice(-15).join('\n')}`,
+      { cause: error },
+    );
+  }
   await writeFile(marker, wanted);
   return python;
 }

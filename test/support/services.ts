@@ -26,6 +26,9 @@ export function testKafka(clientId = uniqueName('test')): Kafka {
   });
 }
 
+/** Credentials moto accepts (any do; these name it in requests). */
+export const MOTO_CREDENTIALS = { accessKeyId: 'moto', secretAccessKey: 'moto' } as const;
+
 /** A DynamoDB client for dynalite. */
 export function testDynamo(): DynamoDBClient {
   return new DynamoDBClient({
@@ -35,14 +38,34 @@ export function testDynamo(): DynamoDBClient {
   });
 }
 
-/** An S3 client for s3rver (path-style addressing). */
-export function testS3(): S3Client {
-  return new S3Client({
-    endpoint: inject('s3Endpoint'),
+/** A DynamoDB client for moto, whose tables have DynamoDB Streams (same endpoint). */
+export function testMotoDynamo(): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint: inject('motoEndpoint'),
     region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: MOTO_CREDENTIALS,
   });
+}
+
+/** The S3-compatible servers of the integration tests: s3rver (npm start's, patched) and moto. */
+export type S3Server = 's3rver' | 'moto';
+
+/** Where `server` listens and the credentials it takes. */
+export function s3ServerOf(server: S3Server): {
+  endpoint: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+} {
+  return server === 'moto'
+    ? { endpoint: inject('motoEndpoint'), credentials: { ...MOTO_CREDENTIALS } }
+    : {
+        endpoint: inject('s3Endpoint'),
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      };
+}
+
+/** An S3 client for `server` (s3rver unless told; path-style addressing). */
+export function testS3(server: S3Server = 's3rver'): S3Client {
+  return new S3Client({ ...s3ServerOf(server), region, forcePathStyle: true });
 }
 
 /** Creates topics with raw kafkajs and waits until every partition has a leader (KRaft-safe). */

@@ -1,6 +1,6 @@
 /**
  * The sink campaign behind `npm run check:sink` and its in-suite test: randomized redeliveries
- * and crashes against the S3 sink (s3rver), the DynamoDB sink (dynalite) and the Kafka sink (the
+ * and crashes against the S3 sink (moto's S3), the DynamoDB sink (dynalite) and the Kafka sink (the
  * broker), each driven through `runSinkInvocation` with events built by `toEsmEvent` from
  * records produced to a real input topic; then every output is read back and counted per input
  * record.
@@ -38,6 +38,7 @@ import {
   type SinkTarget,
 } from './sink-campaign/target.js';
 
+export { CAMPAIGN_PART_SIZE } from './sink-campaign/s3-target.js';
 export type { CampaignServices, SinkName } from './sink-campaign/target.js';
 export { SINK_NAMES } from './sink-campaign/target.js';
 

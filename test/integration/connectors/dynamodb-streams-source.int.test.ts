@@ -23,9 +23,9 @@ import {
 } from '../../../shared/runtime/source/source-task-runner.js';
 import { testEngine } from '../../support/engine.js';
 import { checkDelivery } from '../../support/eos-checker.js';
-import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+import { MOTO_CREDENTIALS, testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const region = 'us-east-1';
 
 interface ChangeValue {
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -45,9 +45,18 @@ function identify(value: Buffer | null): { partition: string; seq: number } {
   return { partition: change.keys.id, seq: step };
 }
 
-/** DynamoDB table → stand-in stream → the connector → the exactly-once runner → Kafka. */
-describe('DynamoDB Streams source through the exactly-once runtime (stand-in + dynalite + real broker)', () => {
-  let standIn: RunningDynamoDbStreams;
+/** Where the source table and its stream live: one endpoint serving DynamoDB and its Streams API. */
+interface StreamsService {
+  readonly endpoint: string;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/**
+ * DynamoDB table → its stream → the connector → the exactly-once runner → Kafka, the source
+ * tasks' state in DynamoDB on dynalite. `service()` is the table's server, known once the
+ * suite's `beforeAll` ran.
+ */
+function sourceHarness(service: () => StreamsService) {
   let ddb: DynamoDBClient;
   let factory: KafkaJsClientFactory;
   /** The source tasks' container: an engine over the state table and the test broker. */
@@ -62,11 +71,8 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
   });
 
   beforeAll(async () => {
-    standIn = await startDynamoDbStreamsStandIn({
-      dynaliteEndpoint: inject('dynamoEndpoint'),
-      shardRolloverRecords: 5,
-    });
-    ddb = new DynamoDBClient({ endpoint: standIn.endpoint, region: 'us-east-1', credentials });
+    const { endpoint, credentials } = service();
+    ddb = new DynamoDBClient({ endpoint, region, credentials });
     await ensureTable(stateDynamo, stateTable);
     factory = new KafkaJsClientFactory({
       brokers: inject('kafkaBrokers'),
@@ -80,10 +86,9 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
   });
 
   afterAll(async () => {
-    await closeEngine();
-    ddb.destroy();
+    await closeEngine?.();
+    ddb?.destroy();
     stateDynamo.destroy();
-    await standIn.close();
   });
 
   async function createTable(): Promise<string> {
@@ -118,16 +123,17 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
 
   /** Creates the connector and its task configs; returns a runner of one task invocation. */
   async function deploy(table: string, tasksMax: number) {
+    const { endpoint, credentials } = service();
     const name = uniqueName('ddbsrc');
     const config = {
       name,
       'connector.class': 'dynamodb-streams',
       'tasks.max': String(tasksMax),
       'table.name': table,
-      'dynamodb.endpoint': standIn.endpoint,
-      'dynamodb.region': 'us-east-1',
-      'aws.access.key.id': 'local',
-      'aws.secret.access.key': 'local',
+      'dynamodb.endpoint': endpoint,
+      'dynamodb.region': region,
+      'aws.access.key.id': credentials.accessKeyId,
+      'aws.secret.access.key': credentials.secretAccessKey,
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the connector's own placeholder.
       topic: 'cdc-${table}',
       'poll.max.records': '4',
@@ -155,7 +161,11 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
     return { run, topic: `cdc-${table}` };
   }
 
-  it('delivers every change once, in order per item, across shard rollovers and two invocations', async () => {
+  /**
+   * Four items changed across two invocations (inserts, updates, removes, re-inserts): every
+   * change is delivered once, in order per item.
+   */
+  async function deliversEveryChangeOnce(): Promise<void> {
     // Prepare
     const table = await createTable();
     const ids = ['k0', 'k1', 'k2', 'k3'];
@@ -180,15 +190,89 @@ describe('DynamoDB Streams source through the exactly-once runtime (stand-in + d
     expect(first).toMatchObject({ outcome: 'completed', records: 8 });
     expect(second).toMatchObject({ outcome: 'completed', records: 8 });
     expect(report).toMatchObject({ duplicates: 0, losses: 0, reordered: 0, records: 16 });
+  }
+
+  return { createTable, put, update, remove, deploy, deliversEveryChangeOnce };
+}
+
+describe('DynamoDB Streams source through the exactly-once runtime (moto DynamoDB Streams + real broker)', () => {
+  const moto = (): StreamsService => ({
+    endpoint: inject('motoEndpoint'),
+    credentials: MOTO_CREDENTIALS,
+  });
+  const source = sourceHarness(moto);
+
+  it('delivers every change once, in order per item, across two invocations', async () => {
+    await source.deliversEveryChangeOnce();
+  });
+
+  it('delivers through the one task that owns the stream when two tasks share it', async () => {
+    // Prepare: moto keeps one open shard per stream, so one of the two tasks owns it.
+    const table = await source.createTable();
+    const ids = ['a', 'b', 'c'];
+    const { run, topic } = await source.deploy(table, 2);
+    for (let step = 1; step <= 3; step++) {
+      for (const id of ids) {
+        await (step === 1 ? source.put(table, id, step) : source.update(table, id, step));
+      }
+    }
+
+    // Act
+    const results = [await run(0), await run(1)];
+    const again = [await run(0), await run(1)];
+    const report = await checkDelivery({
+      kafka: testKafka(),
+      topic,
+      expected: new Map(ids.map((id) => [id, 3])),
+      identify,
+    });
+
+    // Assess
+    expect(results.map((r) => r.outcome)).toEqual(['completed', 'completed']);
+    expect(results.map((r) => r.records).sort((x, y) => x - y)).toEqual([0, 9]);
+    expect(again.map((r) => r.records)).toEqual([0, 0]);
+    expect(report).toMatchObject({ duplicates: 0, losses: 0, reordered: 0, records: 9 });
+  });
+});
+
+/**
+ * The same through our stand-in (local/services/dynamodb-streams.ts, in front of dynalite),
+ * which closes a shard every 5 records and opens a child: moto never closes a shard, so shard
+ * lineage (a child read only after its parent, across tasks) is tested here.
+ */
+describe('DynamoDB Streams source through the exactly-once runtime (stand-in with shard rollovers + dynalite + real broker)', () => {
+  let standIn: RunningDynamoDbStreams;
+
+  // Registered before the harness's hooks, so the stand-in is up when they run.
+  beforeAll(async () => {
+    standIn = await startDynamoDbStreamsStandIn({
+      dynaliteEndpoint: inject('dynamoEndpoint'),
+      shardRolloverRecords: 5,
+    });
+  });
+
+  afterAll(async () => {
+    await standIn?.close();
+  });
+
+  const source = sourceHarness(() => ({
+    endpoint: standIn.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }));
+
+  it('delivers every change once, in order per item, across shard rollovers and two invocations', async () => {
+    await source.deliversEveryChangeOnce();
   });
 
   it('keeps each item in order when parent and child shards belong to different tasks', async () => {
     // Prepare: 18 changes of 3 items over shards of 5 records, spread over 2 tasks by shard id.
-    const table = await createTable();
+    const table = await source.createTable();
     const ids = ['a', 'b', 'c'];
-    const { run, topic } = await deploy(table, 2);
+    const { run, topic } = await source.deploy(table, 2);
     for (let step = 1; step <= 6; step++) {
-      for (const id of ids) await (step === 1 ? put(table, id, step) : update(table, id, step));
+      for (const id of ids) {
+        await (step === 1 ? source.put(table, id, step) : source.update(table, id, step));
+      }
     }
 
     // Act: alternate the tasks' invocations until a whole round delivers nothing.

@@ -7,7 +7,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkTaskContext } from '../../../shared/connect/context.js';
 import { SinkRecord } from '../../../shared/connect/records.js';
 import {
@@ -19,7 +19,7 @@ import {
   parseS3SinkConfig,
 } from '../../../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkTask } from '../../../shared/plugins/connectors/s3-sink/s3-sink-task.js';
-import { testS3, uniqueName } from '../../support/services.js';
+import { type S3Server, s3ServerOf, testS3, uniqueName } from '../../support/services.js';
 
 /** What an AWS SDK call rejected with: its error name and HTTP status. */
 async function failure(call: Promise<unknown>): Promise<{ name: string; status: unknown }> {
@@ -58,13 +58,58 @@ function records(offsets: readonly number[]): SinkRecord[] {
   );
 }
 
-describe('s3rver conditional writes (patched like AWS S3)', () => {
+/**
+ * S3's conditional writes as the sink relies on them, on both S3 servers of the tests: moto
+ * (AWS S3's conditional writes; If-Match on CompleteMultipartUpload added by our launcher,
+ * test/support/moto/serve.py) and s3rver (what `npm start` runs), patched to honour them
+ * (patches/s3rver+3.7.1.patch).
+ */
+describe.each<{ server: S3Server; title: string }>([
+  { server: 'moto', title: 'moto (AWS S3 conditional writes)' },
+  { server: 's3rver', title: 's3rver (patched like AWS S3)' },
+])('conditional writes on $title', ({ server }) => {
   let s3: S3Client;
   let bucket: string;
   const clients: S3SinkClient[] = [];
+  /** The S3 sink's connection keys for `server`. */
+  const connection = () => {
+    const { endpoint, credentials } = s3ServerOf(server);
+    return {
+      's3.endpoint': endpoint,
+      'aws.access.key.id': credentials.accessKeyId,
+      'aws.secret.access.key': credentials.secretAccessKey,
+    };
+  };
 
   const put = (key: string, body: string, conditions: { IfMatch?: string; IfNoneMatch?: string }) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...conditions }));
+
+  /** Writes `key` by a one-part multipart upload, completed under `conditions`. */
+  async function putMultipart(
+    key: string,
+    body: string,
+    conditions: { IfMatch?: string; IfNoneMatch?: string },
+  ) {
+    const upload = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const part = await s3.send(
+      new UploadPartCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: upload.UploadId,
+        PartNumber: 1,
+        Body: body,
+      }),
+    );
+    return s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: upload.UploadId,
+        ...conditions,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
+  }
 
   async function text(key: string): Promise<string> {
     const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -72,7 +117,7 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
   }
 
   beforeAll(async () => {
-    s3 = testS3();
+    s3 = testS3(server);
     bucket = uniqueName('s3cond');
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   });
@@ -112,47 +157,73 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
     expect(await text('cas')).toBe('v3');
   });
 
+  it('lets exactly one of writers racing on one key win, and refuses the others with 412', async () => {
+    // Prepare: eight writers each create the key, then each replaces it from the same ETag.
+    const writers = Array.from({ length: 8 }, (_, w) => `writer ${w}`);
+    const wins = (settled: PromiseSettledResult<unknown>[]) =>
+      writers.filter((_, w) => settled[w]?.status === 'fulfilled');
+
+    // Act
+    const creates = await Promise.allSettled(
+      writers.map((w) => put('race', `created by ${w}`, { IfNoneMatch: '*' })),
+    );
+    const created = await text('race');
+    const head = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'race' }));
+    await head.Body?.transformToString();
+    const replaces = await Promise.allSettled(
+      writers.map((w) => put('race', `replaced by ${w}`, { IfMatch: head.ETag ?? '' })),
+    );
+    const losers = await Promise.all(
+      [...creates, ...replaces]
+        .filter((r) => r.status === 'rejected')
+        .map((r) => failure(Promise.reject(r.reason))),
+    );
+
+    // Assess
+    expect(wins(creates)).toHaveLength(1);
+    expect(created).toBe(`created by ${wins(creates)[0]}`);
+    expect(wins(replaces)).toHaveLength(1);
+    expect(await text('race')).toBe(`replaced by ${wins(replaces)[0]}`);
+    expect(new Set(losers.map((l) => `${l.name} ${l.status}`))).toEqual(
+      new Set(['PreconditionFailed 412']),
+    );
+  });
+
   it('refuses completing a multipart upload with If-None-Match over an existing key', async () => {
     // Prepare
     await put('multi', 'old', {});
-    const upload = await s3.send(
-      new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi' }),
-    );
-    const part = await s3.send(
-      new UploadPartCommand({
-        Bucket: bucket,
-        Key: 'multi',
-        UploadId: upload.UploadId,
-        PartNumber: 1,
-        Body: 'new',
-      }),
-    );
 
     // Act
-    const refused = await failure(
-      s3.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: bucket,
-          Key: 'multi',
-          UploadId: upload.UploadId,
-          IfNoneMatch: '*',
-          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
-        }),
-      ),
-    );
+    const refused = await failure(putMultipart('multi', 'new', { IfNoneMatch: '*' }));
 
     // Assess
     expect(refused).toEqual({ name: 'PreconditionFailed', status: 412 });
     expect(await text('multi')).toBe('old');
   });
 
+  it('refuses completing a multipart upload with a stale If-Match, and accepts the current ETag', async () => {
+    // Prepare: the object changes after its ETag was read.
+    const first = await put('multi-cas', 'v1', {});
+    await put('multi-cas', 'v2', {});
+
+    // Act
+    const stale = await failure(putMultipart('multi-cas', 'v3', { IfMatch: first.ETag ?? '' }));
+    const unchanged = await text('multi-cas');
+    const current = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'multi-cas' }));
+    await current.Body?.transformToString();
+    await putMultipart('multi-cas', 'v3', { IfMatch: current.ETag ?? '' });
+
+    // Assess
+    expect(stale).toEqual({ name: 'PreconditionFailed', status: 412 });
+    expect(unchanged).toBe('v2');
+    expect(await text('multi-cas')).toBe('v3');
+  });
+
   it('surfaces the refusals through the sink client as PreconditionFailedError', async () => {
     // Prepare
     const props = {
       's3.bucket.name': bucket,
-      's3.endpoint': inject('s3Endpoint'),
-      'aws.access.key.id': 'S3RVER',
-      'aws.secret.access.key': 'S3RVER',
+      ...connection(),
       'format.class': 'json',
       'flush.size': '10',
     };
@@ -186,9 +257,7 @@ describe('s3rver conditional writes (patched like AWS S3)', () => {
     // Prepare
     const props = {
       's3.bucket.name': bucket,
-      's3.endpoint': inject('s3Endpoint'),
-      'aws.access.key.id': 'S3RVER',
-      'aws.secret.access.key': 'S3RVER',
+      ...connection(),
       'format.class': 'json',
       'flush.size': '10',
       'topics.dir': 'handover',

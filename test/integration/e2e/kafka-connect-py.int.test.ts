@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensurePythonVenv, KAFKA_CONNECT_PY } from '../../support/python-venv.js';
+import { E2E_VENV, ensurePythonVenv, KAFKA_CONNECT_PY } from '../../support/python-venv.js';
 import {
   connectorPath,
   datagenConfig,
@@ -30,7 +30,11 @@ describe(`a Python Kafka Connect client (${KAFKA_CONNECT_PY}) against the local 
   beforeAll(async () => {
     // pip from PyPI on the first run (about 10 s), the cached venv afterwards.
     [python, e2e, work] = await Promise.all([
-      ensurePythonVenv([KAFKA_CONNECT_PY]),
+      ensurePythonVenv({
+        dir: E2E_VENV,
+        packages: [KAFKA_CONNECT_PY],
+        purpose: 'The Python Kafka Connect client test',
+      }),
       startE2eRuntime(),
       mkdtemp(join(tmpdir(), 'sc-e2e-py-')),
     ]);

@@ -1,13 +1,26 @@
-import { describe, expect, inject, it } from 'vitest';
-import { runSinkCampaign, SINK_NAMES } from '../../support/sink-campaign.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type RunningMoto, startMoto } from '../../support/moto/moto-server.js';
+import { CAMPAIGN_PART_SIZE, runSinkCampaign, SINK_NAMES } from '../../support/sink-campaign.js';
 
 /**
  * The randomized campaign of `npm run check:sink`, smaller: each sink through the sink runner,
  * fed ESM events of a real input topic (2 partitions × 150 records), with redeliveries that go
  * back, crashes around put / preCommit / the sink's own writes / the sink offset write,
  * recycled containers and overlapping invocations; then the output is counted per record.
+ * The S3 sink writes to a moto server of its own, which accepts the campaign's small multipart
+ * parts (the suite's moto keeps AWS's 5 MiB minimum).
  */
-describe('sinks under random redeliveries and crashes (real broker + dynalite + s3rver)', () => {
+describe('sinks under random redeliveries and crashes (real broker + dynalite + moto S3)', () => {
+  let moto: RunningMoto;
+
+  beforeAll(async () => {
+    moto = await startMoto({ s3MinPartSize: CAMPAIGN_PART_SIZE });
+  });
+
+  afterAll(async () => {
+    await moto?.stop();
+  });
+
   it.each(SINK_NAMES)(
     'writes every input record exactly once through the %s sink',
     async (sink) => {
@@ -15,7 +28,7 @@ describe('sinks under random redeliveries and crashes (real broker + dynalite + 
       const services = {
         brokers: inject('kafkaBrokers'),
         dynamoEndpoint: inject('dynamoEndpoint'),
-        s3Endpoint: inject('s3Endpoint'),
+        s3: moto,
       };
 
       // Act

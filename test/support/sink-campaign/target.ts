@@ -16,8 +16,11 @@ export interface CampaignServices {
   readonly brokers: readonly string[];
   /** dynalite (DynamoDB API). */
   readonly dynamoEndpoint: string;
-  /** s3rver (S3 API, path style). */
-  readonly s3Endpoint: string;
+  /** moto's S3 (path style; AWS S3's conditional writes); only the S3 sink needs it. */
+  readonly s3?: {
+    readonly endpoint: string;
+    readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  };
 }
 
 /** The ports one container's engine gets from a sink target. */

@@ -196,13 +196,8 @@ export function readConfigProviderSettings(
     try {
       compileAllowlist(pattern);
     } catch (error) {
-      throw new ConfigError(
-        `${patternVar} must be a regular expression (got ${pattern})`,
-        patternVar,
-        {
-          cause: error,
-        },
-      );
+      const message = `${patternVar} must be a regular expression (got ${pattern})`;
+      throw new ConfigError(message, patternVar, { cause: error });
     }
   }
   const given = env[pathsVar];

@@ -83,8 +83,8 @@ export interface PlaceholderRefusal {
 
 /**
  * The placeholders in `props` their providers refuse by policy, in key order (each reference
- * asked once). Placeholders of providers that are not configured, or have no `refusal`, are not
- * refused here. Reads no secret.
+ * asked once; a check that throws refuses too). Placeholders of providers that are not
+ * configured, or have no `refusal`, are not refused here. Reads no secret.
  */
 export async function refusedPlaceholders(
   props: Readonly<Record<string, string | null | undefined>>,
@@ -95,7 +95,12 @@ export async function refusedPlaceholders(
     const resolver = Object.hasOwn(providers, p.provider) ? providers[p.provider] : undefined;
     if (resolver?.refusal === undefined) return undefined;
     const id = JSON.stringify([p.provider, p.path, p.key]);
-    const reason = reasons.get(id) ?? resolver.refusal(p.path, p.key);
+    // A check that fails refuses: nothing is read that could not be checked.
+    const reason =
+      reasons.get(id) ??
+      resolver
+        .refusal(p.path, p.key)
+        .catch((error: unknown) => `it could not be checked (${(error as Error)?.name ?? error})`);
     reasons.set(id, reason);
     const refused = await reason;
     if (refused === undefined) return undefined;

@@ -81,7 +81,9 @@ export class AllowedPaths {
       real = await realpath(normal);
     } catch (error) {
       if (missing(error)) return { outcome: 'missing' };
-      throw error;
+      // A loop of links, a folder this process may not enter: nothing it could read.
+      const code = String((error as { code?: unknown }).code ?? 'an error');
+      return this.#refused(`the path ${path} cannot be resolved (${code})`);
     }
     const linked = this.#refusal(real, ['real']);
     if (linked !== undefined) {

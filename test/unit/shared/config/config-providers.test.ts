@@ -229,6 +229,19 @@ describe('refusedPlaceholders', () => {
     expect(asked.sort()).toEqual(['AWS_SECRET_ACCESS_KEY', 'OK']);
   });
 
+  it('refuses a placeholder whose check fails, naming only the error kind', async () => {
+    const broken: ConfigProviderResolver = {
+      get: async () => ({}),
+      refusal: async () => {
+        throw new TypeError('socket closed near s3cr3t');
+      },
+    };
+    const [refused] = await refusedPlaceholders({ k: '${vault:db:pw}' }, { vault: broken });
+    expect(refused?.message).toBe(
+      "Config provider 'vault' refuses ${vault:db:pw} in configuration k: it could not be checked (TypeError)",
+    );
+  });
+
   it('refuses nothing for providers without a policy', async () => {
     const { provider } = fakeProvider({});
     expect(await refusedPlaceholders({ a: '${env:AWS_X}' }, { env: provider })).toEqual([]);

@@ -177,6 +177,17 @@ describe('createFileConfigProvider', () => {
     expect(await provider.get(file, new Set(['db.user']))).toEqual({ 'db.user': 'app' });
   });
 
+  it('refuses a loop of symbolic links instead of failing', async () => {
+    // Prepare
+    const provider = createFileConfigProvider({ allowedPaths: [dir] });
+    await symlink(join(dir, 'loop-b'), join(dir, 'loop-a'));
+    await symlink(join(dir, 'loop-a'), join(dir, 'loop-b'));
+    // Act + Assess
+    expect(await provider.refusal?.(join(dir, 'loop-a'), 'k')).toBe(
+      `the path ${join(dir, 'loop-a')} cannot be resolved (ELOOP)`,
+    );
+  });
+
   it('refuses a relative path when directories are allowed', async () => {
     const provider = createFileConfigProvider({ allowedPaths: [dir] });
     expect(await provider.refusal?.('app.properties', 'db.user')).toBe(

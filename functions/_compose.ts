@@ -111,7 +111,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       kafka,
       loggers,
       metrics: emfMetrics('ServerlessConnect'),
-      configProviders: defaultConfigProviders(),
+      configProviders: defaultConfigProviders(env.configProviders),
       pluginModules,
       invoker: lazyInvoker,
       mappings: lazyMappings,

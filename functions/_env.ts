@@ -1,3 +1,9 @@
+import { isAbsolute } from 'node:path';
+import type { ConfigProviderSettings } from '../shared/adapters/config-providers/defaults.js';
+import {
+  compileAllowlist,
+  LAMBDA_RESERVED_VARIABLES,
+} from '../shared/adapters/config-providers/env-provider.js';
 import type { KafkaAuthSettings, ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { ConfigError } from '../shared/connect/errors.js';
 
@@ -40,7 +46,31 @@ export interface FunctionEnv {
   readonly buildCommit: string;
   /** `AWS_LAMBDA_FUNCTION_NAME`, the worker id of the function's writes. */
   readonly functionName: string;
+  /** The `env` and `file` config providers' limits; see {@link readConfigProviderSettings}. */
+  readonly configProviders: ConfigProviderSettings;
 }
+
+/**
+ * The variables holding Kafka Connect's worker settings `config.providers.env.param.allowlist.pattern`
+ * and `config.providers.file.param.allowed.paths` (upper case, `_` for `.`), read by the
+ * functions and by `npm start`.
+ */
+export const CONFIG_PROVIDER_VARIABLES = {
+  envAllowlistPattern: 'CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN',
+  fileAllowedPaths: 'CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS',
+} as const;
+
+/**
+ * In Lambda, unless the operator sets them: no environment variable and no file may be read
+ * through a placeholder (the functions' environment holds the deployment's own settings and the
+ * role's credentials; secrets belong in `${secretsmanager:...}` or `${ssm:...}`), and Lambda's
+ * reserved variables (`AWS_*`, `_*`, `LAMBDA_*`, `TZ`) never, whatever the allowlist says.
+ */
+export const LAMBDA_CONFIG_PROVIDER_DEFAULTS: ConfigProviderSettings = {
+  envAllowlistPattern: '',
+  fileAllowedPaths: [],
+  reservedVariables: LAMBDA_RESERVED_VARIABLES,
+};
 
 /** Kafka Connect's worker settings `topic.tracking.enable` and `topic.tracking.allow.reset`. */
 export interface TopicTrackingSettings {
@@ -150,6 +180,45 @@ export function readTopicTracking(env: NodeJS.ProcessEnv): TopicTrackingSettings
   };
 }
 
+/**
+ * `CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN` (a regex the whole variable name must match)
+ * and `CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS` (absolute directories, comma-separated) over
+ * `defaults`. A variable that is set wins even when empty (an empty pattern or list allows
+ * nothing). Throws {@link ConfigError} naming the variable on a bad regex or a relative path.
+ */
+export function readConfigProviderSettings(
+  env: NodeJS.ProcessEnv,
+  defaults: ConfigProviderSettings,
+): ConfigProviderSettings {
+  const { envAllowlistPattern: patternVar, fileAllowedPaths: pathsVar } = CONFIG_PROVIDER_VARIABLES;
+  const pattern = env[patternVar];
+  if (pattern !== undefined) {
+    try {
+      compileAllowlist(pattern);
+    } catch (error) {
+      const message = `${patternVar} must be a regular expression (got ${pattern})`;
+      throw new ConfigError(message, patternVar, { cause: error });
+    }
+  }
+  const given = env[pathsVar];
+  const paths = given
+    ?.split(',')
+    .map((path) => path.trim())
+    .filter((path) => path.length > 0);
+  const relative = paths?.find((path) => !isAbsolute(path));
+  if (relative !== undefined) {
+    throw new ConfigError(
+      `${pathsVar} takes absolute directories, comma-separated (got ${relative})`,
+      pathsVar,
+    );
+  }
+  return {
+    ...defaults,
+    envAllowlistPattern: pattern ?? defaults.envAllowlistPattern,
+    fileAllowedPaths: paths ?? defaults.fileAllowedPaths,
+  };
+}
+
 /** `KAFKA_SSL`: true or false; unset, on exactly when the clients authenticate. */
 function readKafkaSsl(env: NodeJS.ProcessEnv, auth: KafkaAuthSettings): boolean {
   const value = optional(env, 'KAFKA_SSL')?.toLowerCase();
@@ -205,5 +274,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     kafkaClusterId: optional(env, 'KAFKA_CLUSTER_ID') ?? 'unknown',
     buildCommit: optional(env, 'BUILD_COMMIT') ?? 'unknown',
     functionName: optional(env, 'AWS_LAMBDA_FUNCTION_NAME') ?? 'serverless-connect',
+    configProviders: readConfigProviderSettings(env, LAMBDA_CONFIG_PROVIDER_DEFAULTS),
   };
 }

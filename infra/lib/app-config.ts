@@ -29,6 +29,10 @@ export interface AppConfig {
   readonly logRetentionDays: number;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
+  /** `config.providers.env.param.allowlist.pattern` of the functions; undefined: none. */
+  readonly configProvidersEnvAllowlistPattern: string | undefined;
+  /** `config.providers.file.param.allowed.paths` of the functions; undefined: none. */
+  readonly configProvidersFileAllowedPaths: string[] | undefined;
   /** Plugin module paths (relative to the app's directory) or package names. */
   readonly plugins: string[];
   /** Run the cdk-nag AwsSolutions checks on synth. */
@@ -120,6 +124,11 @@ export function readAppConfig(get: ContextReader): AppConfig {
     logRetentionDays: integer(get, 'logRetentionDays', 30),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
+    configProvidersEnvAllowlistPattern: text(get, 'configProvidersEnvAllowlistPattern'),
+    configProvidersFileAllowedPaths:
+      get('configProvidersFileAllowedPaths') === undefined
+        ? undefined
+        : list(get, 'configProvidersFileAllowedPaths'),
     plugins: list(get, 'plugins'),
     nag: flag(get, 'nag', true),
   };

@@ -17,6 +17,59 @@ export interface FunctionSize {
   readonly timeout?: Duration;
 }
 
+/**
+ * The worker's config provider settings, Kafka Connect's `config.providers.<name>.param.*`, the
+ * same for all four functions (the api validates placeholders, the others resolve them).
+ */
+export interface ConfigProvidersOptions {
+  readonly env?: {
+    /**
+     * `config.providers.env.param.allowlist.pattern` (`CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN`):
+     * the environment variables `${env:NAME}` may read, a regex the whole name must match. Lambda's
+     * reserved variables (`AWS_*`, `_*`, `LAMBDA_*`, `TZ`: the role's credentials, the runtime's
+     * own) are refused whatever it says.
+     * @example 'CONNECT_SECRET_.*'
+     * @default - no variable
+     */
+    readonly allowlistPattern?: string;
+  };
+  readonly file?: {
+    /**
+     * `config.providers.file.param.allowed.paths` (`CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS`):
+     * the absolute directories whose files `${file:...}` may read (`..` and symbolic links are
+     * resolved first; `/proc` never). Each must exist in every function, e.g. a layer's folder.
+     * @example ['/opt/connect-secrets']
+     * @default - no file
+     */
+    readonly allowedPaths?: readonly string[];
+  };
+}
+
+/** The functions' environment for `options`; throws naming the prop on a bad value. */
+function configProviderEnvironment(options: ConfigProvidersOptions): Record<string, string> {
+  const pattern = options.env?.allowlistPattern;
+  if (pattern !== undefined) {
+    try {
+      new RegExp(`^(?:${pattern})$`);
+    } catch {
+      throw new Error(
+        `ConnectFunctions: configProviders.env.allowlistPattern is not a regular expression: ${pattern}`,
+      );
+    }
+  }
+  const paths = options.file?.allowedPaths;
+  const bad = paths?.find((path) => !path.startsWith('/') || path.includes(','));
+  if (bad !== undefined) {
+    throw new Error(
+      `ConnectFunctions: configProviders.file.allowedPaths takes absolute directories without commas (got ${bad})`,
+    );
+  }
+  return {
+    ...(pattern === undefined ? {} : { CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: pattern }),
+    ...(paths === undefined ? {} : { CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS: paths.join(',') }),
+  };
+}
+
 /** Options shared by the four functions. */
 export interface FunctionsOptions {
   /** @default RetentionDays.ONE_MONTH */
@@ -37,6 +90,12 @@ export interface FunctionsOptions {
   readonly offsetsTopic?: string;
   /** `kafka_cluster_id` reported by `GET /`. @default - 'unknown' */
   readonly kafkaClusterId?: string;
+  /**
+   * What `${env:...}` and `${file:...}` placeholders in connector configs may read. Secrets
+   * belong in `${secretsmanager:...}` or `${ssm:...}`.
+   * @default - no environment variable and no file
+   */
+  readonly configProviders?: ConfigProvidersOptions;
   /**
    * Reserved concurrency of the enumerator; 0 or a negative number reserves none.
    * @default 2
@@ -106,6 +165,7 @@ export class ConnectFunctions extends Construct {
       TRANSACTIONAL_ID_PREFIX: prefix,
       OFFSETS_TOPIC: options.offsetsTopic ?? 'connect-offsets',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      ...configProviderEnvironment(options.configProviders ?? {}),
       ...kafka.clientEnvironment(),
     };
     const size = (name: FunctionName, given: FunctionSize | undefined) => ({

@@ -49,6 +49,14 @@ export class ServerlessConnectStack extends Stack {
         ...(config.transactionalIdPrefix === undefined
           ? {}
           : { transactionalIdPrefix: config.transactionalIdPrefix }),
+        configProviders: {
+          ...(config.configProvidersEnvAllowlistPattern === undefined
+            ? {}
+            : { env: { allowlistPattern: config.configProvidersEnvAllowlistPattern } }),
+          ...(config.configProvidersFileAllowedPaths === undefined
+            ? {}
+            : { file: { allowedPaths: config.configProvidersFileAllowedPaths } }),
+        },
       },
       ...(alarmTopic === undefined ? {} : { monitoring: { alarmTopic } }),
       ...(config.plugins.length === 0 ? {} : { plugins: config.plugins }),

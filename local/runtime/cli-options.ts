@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
-import { readTopicTracking } from '../../functions/_env.js';
+import { readConfigProviderSettings, readTopicTracking } from '../../functions/_env.js';
 import { ConfigError } from '../../shared/connect/errors.js';
 import { fromLog4jLevel } from './log-levels.js';
-import { LOCAL_DEFAULTS, type LocalRuntimeOptions } from './options.js';
+import {
+  LOCAL_CONFIG_PROVIDER_DEFAULTS,
+  LOCAL_DEFAULTS,
+  type LocalRuntimeOptions,
+} from './options.js';
 
 /** `npm start -- --help`. */
 export const USAGE = `Usage: npm start [-- options]
@@ -30,6 +34,10 @@ Environment:
   TOPIC_TRACKING_ENABLE    true (default) | false: record and serve connectors' active topics
   TOPIC_TRACKING_ALLOW_RESET  true (default) | false: allow PUT /connectors/{c}/topics/reset
   CONNECT_PLUGINS          plugin packages, as --plugins (the flag wins)
+  CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN  the variables \${env:NAME} may read, a regex
+                           on the whole name (default (?!AWS_).*: all but AWS_*)
+  CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS  the directories \${file:...} may read,
+                           comma-separated absolute paths (default: all but /proc)
   TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
 `;
 
@@ -111,6 +119,7 @@ export function parseCliOptions(
     logLevel: level,
     exactlyOnceSource: eos === 'enabled',
     topicTracking: readTopicTracking(env),
+    configProviders: readConfigProviderSettings(env, LOCAL_CONFIG_PROVIDER_DEFAULTS),
     plugins: list(values.plugins ?? env.CONNECT_PLUGINS),
     ...(brokers.length > 0 ? { brokers } : {}),
     ...(port === undefined ? {} : { port }),

@@ -1,6 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { logLevel } from 'kafkajs';
-import { defaultConfigProviders } from '../../shared/adapters/config-providers/defaults.js';
+import {
+  type ConfigProviderSettings,
+  defaultConfigProviders,
+} from '../../shared/adapters/config-providers/defaults.js';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
 import { createEngine, type Engine } from '../../shared/engine/engine.js';
@@ -35,6 +38,8 @@ export interface LocalCompositionConfig {
   readonly kafkaClusterId: string;
   /** Level until `/admin/loggers` sets one. */
   readonly logLevel: LocalLogLevel;
+  /** The `env` and `file` config providers' limits. */
+  readonly configProviders: ConfigProviderSettings;
   /** Where JSON log lines go. @default stdout */
   readonly writeLog?: (line: string) => void;
   /** The in-process stand-in for Lambda's asynchronous Invoke of the source-task function. */
@@ -89,7 +94,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
       kafka,
       loggers: (name, context) => levels.logger(name, context),
       metrics: metricsLog(levels),
-      configProviders: defaultConfigProviders(),
+      configProviders: defaultConfigProviders(config.configProviders),
       invoker: config.invoker,
       mappings: config.mappings,
       reconcile: config.reconcile,

@@ -1,3 +1,4 @@
+import type { ConfigProviderSettings } from '../../shared/adapters/config-providers/defaults.js';
 import type { TopicTrackingOptions } from '../../shared/control-plane/connectors.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
@@ -45,6 +46,12 @@ export interface LocalRuntimeOptions {
    * endpoints answer) and `topic.tracking.allow.reset` (`allowReset`). @default both true
    */
   readonly topicTracking?: TopicTrackingOptions;
+  /**
+   * The `env` and `file` config providers' limits (Kafka Connect's
+   * `config.providers.env.param.allowlist.pattern`, `config.providers.file.param.allowed.paths`).
+   * @default LOCAL_CONFIG_PROVIDER_DEFAULTS
+   */
+  readonly configProviders?: ConfigProviderSettings;
   /** A full enumerator run this often. @default 10000 */
   readonly enumeratorIntervalMs?: number;
   /** Nudges within this window share one enumerator run. @default 50 */
@@ -77,6 +84,18 @@ export interface LocalRuntimeOptions {
   readonly pluginModules?: readonly LoadedPluginModule[];
 }
 
+/**
+ * `npm start`'s config provider limits unless set: every environment variable but `AWS_*`
+ * (Kafka's default is every variable; yours may hold real AWS credentials, which no connector
+ * config needs to read: connectors take the default credential chain), and every file but
+ * /proc (Kafka's default). The REST API answers only on loopback unless it has credentials, so
+ * configs come from you.
+ */
+export const LOCAL_CONFIG_PROVIDER_DEFAULTS: ConfigProviderSettings = {
+  envAllowlistPattern: '(?!AWS_).*',
+  fileAllowedPaths: undefined,
+};
+
 export const LOCAL_DEFAULTS = {
   host: '127.0.0.1',
   port: 8083,
@@ -90,4 +109,5 @@ export const LOCAL_DEFAULTS = {
   nudgeDebounceMs: 50,
   sourceBudgetMs: 60_000,
   levelRefreshMs: 2_000,
+  configProviders: LOCAL_CONFIG_PROVIDER_DEFAULTS,
 } as const;

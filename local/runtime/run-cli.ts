@@ -3,12 +3,14 @@ import { resolve } from 'node:path';
 import { jsonLogger } from '../../shared/adapters/logging/json-logger.js';
 import { ConfigError } from '../../shared/connect/errors.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
+import { isLevelDamage } from '../services/dynalite.js';
 import { BrokerUnavailableError } from './broker.js';
 import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
 import { LOCAL_DEFAULTS } from './options.js';
 import { loadPluginModules } from './plugin-loader.js';
 import { banner, removeRuntimeInfo, runtimeInfoOf, writeRuntimeInfo } from './runtime-info.js';
 import { type LocalRuntime, startLocalRuntime } from './start.js';
+import { damagedStateMessage, startFailureMessage } from './start-failure.js';
 
 /**
  * `npm start`'s body (entry point: local/main.ts): the whole system in this process. The banner
@@ -106,9 +108,13 @@ export async function runCli(): Promise<number> {
       process.stderr.write(`\n${error.message}\n`);
       return 1;
     }
-    const taken = portTakenMessage(error, options);
-    if (taken !== undefined) {
-      process.stderr.write(`\n${taken}\n`);
+    const ports = {
+      port: options.port ?? LOCAL_DEFAULTS.port,
+      s3Port: options.s3Port ?? LOCAL_DEFAULTS.s3Port,
+    };
+    const told = await startFailureMessage(error, ports, dataDir);
+    if (told !== undefined) {
+      process.stderr.write(`\n${told}\n`);
       return 1;
     }
     throw error;
@@ -122,6 +128,16 @@ export async function runCli(): Promise<number> {
   const crashLog = jsonLogger('error', { logger: 'serverless-connect.local' });
   process.on('unhandledRejection', (reason) => {
     crashLog.error('unhandled promise rejection (kept running)', { error: reason });
+  });
+  // dynalite throws a read of damaged files uncaught: say which folder and what to do.
+  const dynamoFolder = runtime.dynamo.directory;
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(
+      dynamoFolder !== undefined && isLevelDamage(error)
+        ? `\n${damagedStateMessage(dynamoFolder, error.message, 'serverless-connect stopped:')}\n`
+        : `${error.stack ?? String(error)}\n`,
+    );
+    process.exit(1);
   });
   await writeRuntimeInfo(dataDir, runtimeInfoOf(runtime));
   process.stderr.write(banner(runtime));
@@ -154,23 +170,4 @@ export async function runCli(): Promise<number> {
         });
     };
   });
-}
-
-/** What to say when a server of ours could not listen because its port is taken. */
-function portTakenMessage(
-  error: unknown,
-  options: { readonly port?: number; readonly s3Port?: number },
-): string | undefined {
-  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
-  if (code !== 'EADDRINUSE' || typeof port !== 'number') return undefined;
-  const which =
-    port === (options.port ?? LOCAL_DEFAULTS.port)
-      ? 'the REST API; pick another with --port <n> or PORT'
-      : port === (options.s3Port ?? LOCAL_DEFAULTS.s3Port)
-        ? 'the local S3 server; pick another with --s3-port <n> or S3_PORT'
-        : 'a local server';
-  return [
-    `serverless-connect could not start: port ${port} is taken by another process (${which}).`,
-    'Is another `npm start` running? Stop it, or use other ports.',
-  ].join('\n');
 }

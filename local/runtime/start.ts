@@ -81,8 +81,8 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const o = { ...LOCAL_DEFAULTS, ...options };
-  // A bad plugin module stops the start before anything is started.
-  checkPluginModules(o.pluginModules ?? [], defaultConfigProviders());
+  // A bad plugin module or config provider setting stops the start before anything is started.
+  checkPluginModules(o.pluginModules ?? [], defaultConfigProviders(o.configProviders));
   const services = await startLocalServices({
     dataDir: o.memory === true ? undefined : o.dataDir,
     s3Port: o.s3Port,
@@ -137,6 +137,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       },
       kafkaClusterId: clusterId,
       logLevel: o.logLevel ?? 'info',
+      configProviders: o.configProviders,
       invoker: {
         invoke: (invocation) => (dispatch as LocalSourceDispatch).invoker.invoke(invocation),
       },

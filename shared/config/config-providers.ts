@@ -17,6 +17,11 @@
  * that copy holds secrets, so it must not be logged or persisted. Unlike Kafka, which leaves an
  * unresolvable placeholder in place, resolution fails with a {@link ConfigError} naming the
  * config key; messages name the placeholder, never a resolved value.
+ *
+ * A provider may refuse a reference by the operator's policy (`refusal`: an environment variable
+ * outside `config.providers.env.param.allowlist.pattern`, a file outside
+ * `config.providers.file.param.allowed.paths`). {@link refusedPlaceholders} lists those without
+ * reading anything, for config validation; resolution checks them first and fails on one.
  */
 import type { ConfigProviderResolver } from '../connect/config-provider.js';
 import { ConfigError, ConnectError } from '../connect/errors.js';
@@ -67,6 +72,44 @@ export function keysWithPlaceholders(
   props: Readonly<Record<string, string | null | undefined>>,
 ): Set<string> {
   return new Set(findPlaceholders(props).map((p) => p.configKey));
+}
+
+/** A placeholder its provider refuses, and why (never a value). */
+export interface PlaceholderRefusal {
+  readonly configKey: string;
+  /** For the config key's errors: names the placeholder and the reason. */
+  readonly message: string;
+}
+
+/**
+ * The placeholders in `props` their providers refuse by policy, in key order (each reference
+ * asked once; a check that throws refuses too). Placeholders of providers that are not
+ * configured, or have no `refusal`, are not refused here. Reads no secret.
+ */
+export async function refusedPlaceholders(
+  props: Readonly<Record<string, string | null | undefined>>,
+  providers: Readonly<Record<string, ConfigProviderResolver>>,
+): Promise<PlaceholderRefusal[]> {
+  const reasons = new Map<string, Promise<string | undefined>>();
+  const checks = findPlaceholders(props).map(async (p) => {
+    const resolver = Object.hasOwn(providers, p.provider) ? providers[p.provider] : undefined;
+    if (resolver?.refusal === undefined) return undefined;
+    const id = JSON.stringify([p.provider, p.path, p.key]);
+    // A check that fails refuses: nothing is read that could not be checked.
+    const reason =
+      reasons.get(id) ??
+      resolver
+        .refusal(p.path, p.key)
+        .catch((error: unknown) => `it could not be checked (${(error as Error)?.name ?? error})`);
+    reasons.set(id, reason);
+    const refused = await reason;
+    if (refused === undefined) return undefined;
+    return {
+      configKey: p.configKey,
+      message: `Config provider '${p.provider}' refuses ${p.text} in configuration ${p.configKey}: ${refused}`,
+    };
+  });
+  return (await Promise.all(checks)).filter((r): r is PlaceholderRefusal => r !== undefined);
 }
 
 function lookupId(provider: string, path: string): string {
@@ -121,8 +164,9 @@ async function fetchAll(
  * Resolves every placeholder in `props` through `providers` (keyed by provider name), asking
  * each provider once per path for all keys needed there. Returns a new map: values without
  * placeholders are copied, `null` values kept. Throws a {@link ConfigError} naming the config
- * key when a provider is not configured or has no value for a key; errors a provider throws as
- * {@link ConnectError}s (e.g. retriable ones) propagate unchanged.
+ * key when a provider refuses a placeholder (nothing is read then), is not configured or has no
+ * value for a key; errors a provider throws as {@link ConnectError}s (e.g. retriable ones)
+ * propagate unchanged.
  */
 export async function resolvePlaceholders<V extends string | null | undefined>(
   props: Readonly<Record<string, V>>,
@@ -130,6 +174,8 @@ export async function resolvePlaceholders<V extends string | null | undefined>(
 ): Promise<Record<string, V>> {
   const placeholders = findPlaceholders(props);
   if (placeholders.length === 0) return Object.fromEntries(Object.entries(props));
+  const [refused] = await refusedPlaceholders(props, providers);
+  if (refused !== undefined) throw new ConfigError(refused.message, refused.configKey);
   const lookups = await fetchAll(placeholders, providers);
   return Object.fromEntries(
     Object.entries(props).map(([configKey, value]) => {

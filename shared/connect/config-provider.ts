@@ -17,4 +17,12 @@
  */
 export interface ConfigProviderResolver {
   get(path: string, keys: ReadonlySet<string>): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Why the operator's policy refuses the reference `path`/`key` (e.g. a variable outside an
+   * allowlist, a file outside the allowed directories), or `undefined` when it may be read.
+   * Called before `get` (placeholder resolution fails on a refusal, naming the config key) and
+   * when a config is validated, so `PUT /connectors/{c}/config` rejects a refused placeholder.
+   * Reads no secret; the reason must not contain one. Optional: without it nothing is refused.
+   */
+  refusal?(path: string, key: string): Promise<string | undefined>;
 }

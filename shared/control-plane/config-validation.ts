@@ -5,6 +5,7 @@
  */
 
 import { type ConfigInfos, toConfigInfos } from '../config/config-infos.js';
+import { type ConfigProviderResolver, refusedPlaceholders } from '../config/config-providers.js';
 import {
   enrichedConnectorConfigDef,
   ConnectorConfigNames as N,
@@ -27,6 +28,11 @@ export interface ConfigValidatorOptions {
    * fails validation, as on a Connect worker without exactly-once support. @default true
    */
   readonly exactlyOnceSourceEnabled?: boolean;
+  /**
+   * The worker's config providers: a placeholder one of them refuses (e.g. a variable outside
+   * the env provider's allowlist) is an error on its config key. @default none
+   */
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
 }
 
 /** The outcome of validating a config whose connector class resolved. */
@@ -65,17 +71,19 @@ function withoutNulls(props: ConfigProps): Record<string, string> {
 export class ConnectorConfigValidator {
   readonly #registry: PluginRegistry;
   readonly #exactlyOnce: boolean;
+  readonly #providers: Readonly<Record<string, ConfigProviderResolver>>;
 
   constructor(registry: PluginRegistry, options: ConfigValidatorOptions = {}) {
     this.#registry = registry;
     this.#exactlyOnce = options.exactlyOnceSourceEnabled ?? true;
+    this.#providers = options.configProviders ?? {};
   }
 
   /**
    * ConfigInfos for `props` (errors are in the result, never thrown). 400 when `props` has no
    * `connector.class` or the class is not an installed connector.
    */
-  validate(props: ConfigProps): ValidatedConfig {
+  async validate(props: ConfigProps): Promise<ValidatedConfig> {
     const className = props[N.CONNECTOR_CLASS];
     if (typeof className !== 'string') {
       throw new BadRequestError(
@@ -118,6 +126,11 @@ export class ConnectorConfigValidator {
     if (kind === 'source') {
       this.#checkExactlyOnce(values, connector as SourceConnector, props, stringProps);
     }
+    // Placeholders the worker refuses (Connect resolves them at validation; refusing is enough
+    // here, and reads no secret).
+    for (const { configKey, message } of await refusedPlaceholders(props, this.#providers)) {
+      addError(values, configKey, props[configKey], message);
+    }
     const def = enrichedConnectorConfigDef(props, kind, connectorDef, lookup, {
       pluginClasses: classes,
     });
@@ -128,8 +141,8 @@ export class ConnectorConfigValidator {
    * Validates `props` for a create or an update: 400 listing every error (Connect's text,
    * pointing at the validate endpoint) unless the config is valid.
    */
-  assertValid(props: ConfigProps): ConnectorDescriptor {
-    const { descriptor, infos } = this.validate(props);
+  async assertValid(props: ConfigProps): Promise<ConnectorDescriptor> {
+    const { descriptor, infos } = await this.validate(props);
     if (infos.error_count === 0) return descriptor;
     const messages = infos.configs.flatMap((c) => c.value?.errors ?? []);
     throw new BadRequestError(

@@ -91,12 +91,12 @@ export class ConnectService {
       kafka_cluster_id: options.kafkaClusterId,
       serverless_connect_version: options.version ?? SERVERLESS_CONNECT_VERSION,
     };
-    const validator = new ConnectorConfigValidator(
-      deps.plugins,
-      options.exactlyOnceSourceEnabled === undefined
+    const validator = new ConnectorConfigValidator(deps.plugins, {
+      ...(options.exactlyOnceSourceEnabled === undefined
         ? {}
-        : { exactlyOnceSourceEnabled: options.exactlyOnceSourceEnabled },
-    );
+        : { exactlyOnceSourceEnabled: options.exactlyOnceSourceEnabled }),
+      ...(deps.configProviders === undefined ? {} : { configProviders: deps.configProviders }),
+    });
     const ctx: ServiceContext = {
       ...deps,
       validator,

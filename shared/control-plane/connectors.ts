@@ -186,7 +186,7 @@ export class ConnectorsApi {
     const { name, initialState } = request;
     if (name === '') throw new BadRequestError('Connector name is required');
     const props = withName(name, request.config);
-    const descriptor = this.#ctx.validator.assertValid(props);
+    const descriptor = await this.#ctx.validator.assertValid(props);
     const config = stored(props);
     assertStorable(name, config);
     const record = await this.#ctx.store.configs.createConnector(
@@ -212,7 +212,7 @@ export class ConnectorsApi {
   /** `PUT /connectors/{c}/config`: creates (target RUNNING) or replaces the config. */
   async putConfig(name: string, input: ConfigInput): Promise<PutConfigResult> {
     const props = withName(name, input);
-    const descriptor = this.#ctx.validator.assertValid(props);
+    const descriptor = await this.#ctx.validator.assertValid(props);
     const config = stored(props);
     assertStorable(name, config);
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt += 1) {
@@ -263,7 +263,7 @@ export class ConnectorsApi {
         else merged.set(key, value);
       }
       const props = withName(name, Object.fromEntries(merged));
-      const descriptor = this.#ctx.validator.assertValid(props);
+      const descriptor = await this.#ctx.validator.assertValid(props);
       const config = stored(props);
       assertStorable(name, config);
       try {

@@ -43,13 +43,13 @@ export class PluginsApi {
    * ran, errors included. 400 when the body's `connector.class` is missing or does not match
    * `plugin` (after removing a trailing `Connector` from both, by suffix).
    */
-  validate(plugin: string, config: ConfigInput): ConfigInfos {
+  async validate(plugin: string, config: ConfigInput): Promise<ConfigInfos> {
     const included = config['connector.class'];
     if (typeof included === 'string' && !normalized(included).endsWith(normalized(plugin))) {
       throw new BadRequestError(
         `Included connector type ${included} does not match request type ${plugin}`,
       );
     }
-    return this.#validator.validate(config).infos;
+    return (await this.#validator.validate(config)).infos;
   }
 }

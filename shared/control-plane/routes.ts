@@ -178,7 +178,8 @@ export function connectRoutes(service: ConnectService, openApi: unknown): RouteS
     route(
       'PUT',
       '/connector-plugins/{plugin}/config/validate',
-      (r) => ok(plugins.validate(param(r, 'plugin'), toConfigInput(parseJsonBody(r.body)))),
+      async (r) =>
+        ok(await plugins.validate(param(r, 'plugin'), toConfigInput(parseJsonBody(r.body)))),
       true,
     ),
     route('GET', '/admin/loggers', async () => ok(await loggers.list())),

@@ -2,6 +2,7 @@
  * What every part of the control plane shares: the ports, the validator, the options, and the
  * small helpers that read a connector and nudge the enumerator.
  */
+import type { ConfigProviderResolver } from '../connect/config-provider.js';
 import type { PluginRegistry } from '../connect/plugin.js';
 import type { Clock } from '../ports/clock.js';
 import type { ConfigMap, ConnectorRecord, TaskConfigSet } from '../ports/config-store.js';
@@ -56,6 +57,11 @@ export interface ConnectServiceDeps {
    * recorded in the state table.
    */
   readonly offsetsTopic?: SourceOffsetsTopicWriter;
+  /**
+   * The worker's config providers, by name: a placeholder one of them refuses (its `refusal`)
+   * is a validation error on its config key. @default none
+   */
+  readonly configProviders?: Readonly<Record<string, ConfigProviderResolver>>;
 }
 
 /** Shared by the parts of the service. */

@@ -293,6 +293,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
         reconcile,
         clock,
         logger: loggers(LOGGERS.rest),
+        ...providers,
         // Offsets requests right after a stop fence the stopped tasks themselves.
         zombieFencing: {
           kafka,

@@ -1,25 +1,28 @@
 /**
  * The `file` config provider, as Kafka's `FileConfigProvider`:
  * `${file:/opt/secrets/app.properties:db.password}` resolves to the key `db.password` of that
- * Java `.properties` file (read as UTF-8 at each resolution). An optional allowlist of
- * directories (Kafka's `allowed.paths`) limits which files configs may read.
+ * Java `.properties` file (read as UTF-8 at each resolution). The worker's
+ * `config.providers.file.param.allowed.paths` (KIP-993) limits which files configs may read
+ * (allowed-paths.ts: `..` and symbolic links resolved, `/proc` never).
  */
-import { readFile as fsReadFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { ConfigProviderResolver } from '../../config/config-providers.js';
 import { ConfigError } from '../../connect/errors.js';
+import { AllowedPaths } from './allowed-paths.js';
 
 /** The provider name configs use: `${file:/path:key}`. */
 export const FILE_PROVIDER_NAME = 'file';
 
+/** The worker setting the allowed directories come from, named as Kafka Connect names it. */
+export const FILE_ALLOWED_PATHS_SETTING = 'config.providers.file.param.allowed.paths';
+
 export interface FileConfigProviderOptions {
   /**
-   * Directories whose files may be read (Kafka's `allowed.paths`); any other path fails.
-   * @default every path
+   * Absolute directories whose files may be read (Kafka's `allowed.paths`); any other path is
+   * refused. Each must exist (a {@link ConfigError} otherwise).
+   * @default every path but /proc
    */
   readonly allowedPaths?: readonly string[];
-  /** @default `node:fs/promises` readFile as UTF-8 */
-  readonly readFile?: (path: string) => Promise<string>;
 }
 
 const SPACE = new Set([' ', '\t', '\f']);
@@ -126,33 +129,26 @@ export function parseJavaProperties(text: string): Map<string, string> {
   return result;
 }
 
-function isAllowed(path: string, allowedPaths: readonly string[] | undefined): boolean {
-  if (allowedPaths === undefined) return true;
-  const target = resolve(path);
-  return allowedPaths.some((dir) => {
-    const rel = relative(resolve(dir), target);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  });
-}
-
 /**
  * Creates the `file` provider. An empty path resolves nothing; an unreadable or malformed
- * file, or a path outside `allowedPaths`, fails with a {@link ConfigError} naming the file
- * (never its content).
+ * file, or a refused path, fails with a {@link ConfigError} naming the file (never its
+ * content). Throws a {@link ConfigError} when an allowed directory is not absolute or missing.
  */
 export function createFileConfigProvider(
   options: FileConfigProviderOptions = {},
 ): ConfigProviderResolver {
-  const read = options.readFile ?? ((path: string) => fsReadFile(path, 'utf8'));
+  const allowed = new AllowedPaths(options.allowedPaths, FILE_ALLOWED_PATHS_SETTING);
   return {
     async get(path, keys) {
       if (path === '') return {};
-      if (!isAllowed(path, options.allowedPaths)) {
-        throw new ConfigError(`The path ${path} is not allowed to be accessed`);
+      const checked = await allowed.check(path);
+      if (checked.outcome === 'refused') {
+        throw new ConfigError(`The path ${path} is not allowed to be accessed: ${checked.reason}`);
       }
       let properties: Map<string, string>;
       try {
-        properties = parseJavaProperties(await read(path));
+        if (checked.outcome === 'missing') throw new Error(`${path} does not exist`);
+        properties = parseJavaProperties(await readFile(checked.realPath, 'utf8'));
       } catch (error) {
         const reason =
           error instanceof Error && error.message.startsWith('Malformed')
@@ -168,6 +164,11 @@ export function createFileConfigProvider(
         if (value !== undefined) found[key] = value;
       }
       return found;
+    },
+    async refusal(path) {
+      if (path === '') return undefined;
+      const checked = await allowed.check(path);
+      return checked.outcome === 'refused' ? checked.reason : undefined;
     },
   };
 }

@@ -25,6 +25,9 @@ function proxyEvent(method: string, path: string, body?: unknown): APIGatewayPro
   };
 }
 
+/** The value of AWS_SECRET_ACCESS_KEY here: it must never come back. */
+const SECRET_PROBE = 'sc-lambda-secret-probe';
+
 /** A Lambda context of the API function. */
 const apiContext = () => localLambdaContext({ functionName: 'api', timeoutMs: 29_000 });
 
@@ -41,7 +44,11 @@ describe('functions/api handler', () => {
       KAFKA_BROKERS: inject('kafkaBrokers').join(','),
       DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
       AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      // Stands for the role's credentials Lambda puts in the environment.
+      AWS_SECRET_ACCESS_KEY: SECRET_PROBE,
+      // The operator allows every variable: Lambda's reserved ones stay refused.
+      CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: '.*',
+      SC_PROBE_TOPIC: 'probe-topic',
       AWS_REGION: 'us-east-1',
       LOG_LEVEL: 'error',
       KAFKA_CLUSTER_ID: 'lambda-cluster',
@@ -96,5 +103,72 @@ describe('functions/api handler', () => {
     expect(result.statusCode).toBe(400);
     expect(JSON.parse(result.body).error_code).toBe(400);
     expect(result.headers?.['X-Request-Id']).toMatch(/^req-/);
+  });
+
+  it('refuses a placeholder of AWS_* with a 400 naming the key, even when the allowlist is .*', async () => {
+    // Prepare
+    const name = uniqueName('leak');
+    const config = {
+      'connector.class': 'datagen',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config provider placeholder
+      'kafka.topic': 'leak-${env:AWS_SECRET_ACCESS_KEY}',
+    };
+    // Act
+    const put = await handler.handler(
+      proxyEvent('PUT', `/connectors/${name}/config`, config),
+      apiContext(),
+    );
+    const read = await handler.handler(proxyEvent('GET', `/connectors/${name}`), apiContext());
+    // Assess
+    expect(put.statusCode).toBe(400);
+    const { error_code, message } = JSON.parse(put.body);
+    expect(error_code).toBe(400);
+    expect(message).toContain('contains the following 1 error(s)');
+    expect(message).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config provider placeholder
+      "Config provider 'env' refuses ${env:AWS_SECRET_ACCESS_KEY} in configuration kafka.topic: environment variable AWS_SECRET_ACCESS_KEY is reserved by AWS Lambda",
+    );
+    expect(put.body).not.toContain(SECRET_PROBE);
+    expect(read.statusCode).toBe(404);
+  });
+
+  it('reports the refusal on the field in config/validate, and lets allowed variables pass', async () => {
+    // Prepare
+    const config = (topic: string) => ({
+      name: 'probe',
+      'connector.class': 'datagen',
+      'kafka.topic': topic,
+    });
+    // Act
+    const refused = await handler.handler(
+      proxyEvent(
+        'PUT',
+        '/connector-plugins/datagen/config/validate',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a config provider placeholder
+        config('${env:_HANDLER}'),
+      ),
+      apiContext(),
+    );
+    const allowed = await handler.handler(
+      proxyEvent(
+        'PUT',
+        '/connector-plugins/datagen/config/validate',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a config provider placeholder
+        config('${env:SC_PROBE_TOPIC}'),
+      ),
+      apiContext(),
+    );
+    // Assess
+    expect(refused.statusCode).toBe(200);
+    const infos = JSON.parse(refused.body);
+    expect(infos.error_count).toBe(1);
+    const field = infos.configs.find(
+      (c: { value: { name: string } | null }) => c.value?.name === 'kafka.topic',
+    );
+    expect(field.value.errors).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config provider placeholder
+      "Config provider 'env' refuses ${env:_HANDLER} in configuration kafka.topic: environment variable _HANDLER is reserved by AWS Lambda (the function’s credentials and the runtime’s own variables) and never readable by connector configs",
+    ]);
+    expect(JSON.parse(allowed.body).error_count).toBe(0);
   });
 });

@@ -21,6 +21,9 @@ import {
   uniqueName,
 } from './support.js';
 
+/** A config provider placeholder, `${body}` as text. */
+const placeholder = (body: string) => `\${${body}}`;
+
 describe('local runtime, end to end through HTTP: records flow, sinks, loggers', () => {
   let e2e: E2eRuntime;
   let http: Http;
@@ -117,6 +120,39 @@ describe('local runtime, end to end through HTTP: records flow, sinks, loggers',
       level: 'debug',
       logger: 'serverless-connect.rest',
     });
+  });
+
+  it("refuses placeholders of AWS_* variables and /proc with a 400 naming the key (npm start's defaults)", async () => {
+    // Prepare
+    const name = uniqueName('leak');
+    const config = (topic: string) => ({ ...datagenConfig('unused'), 'kafka.topic': topic });
+    // Act
+    const credentials = await http(
+      'PUT',
+      connectorPath(name, '/config'),
+      config(placeholder('env:AWS_SECRET_ACCESS_KEY')),
+    );
+    const environ = await http(
+      'PUT',
+      connectorPath(name, '/config'),
+      config(placeholder('file:/proc/self/environ:PATH')),
+    );
+    const read = await http('GET', connectorPath(name));
+    const allowed = await http('PUT', '/connector-plugins/datagen/config/validate', {
+      name,
+      ...config(placeholder('env:HOME')),
+    });
+    // Assess
+    expect(credentials.status).toBe(400);
+    expect(credentials.body.message).toContain(
+      `Config provider 'env' refuses ${placeholder('env:AWS_SECRET_ACCESS_KEY')} in configuration kafka.topic: environment variable AWS_SECRET_ACCESS_KEY is not allowed by the worker's config.providers.env.param.allowlist.pattern`,
+    );
+    expect(environ.status).toBe(400);
+    expect(environ.body.message).toContain(
+      `Config provider 'file' refuses ${placeholder('file:/proc/self/environ:PATH')} in configuration kafka.topic: the path /proc/self/environ is under /proc`,
+    );
+    expect(read.status).toBe(404);
+    expect(allowed.body.error_count).toBe(0);
   });
 
   it('takes a sink connector through pause, resume, restart, stop, offsets alter and reset, and delete', async () => {

@@ -34,6 +34,8 @@ describe('functions/source-task handler', () => {
       AWS_REGION: 'us-east-1',
       LOG_LEVEL: 'error',
       TRANSACTIONAL_ID_PREFIX: uniqueName('sc'),
+      // In Lambda no variable is readable through ${env:...} unless the operator allows it.
+      CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: 'SC_TEST_.*',
     });
     compose = await import('../../../functions/_compose.js');
     handlerModule = await import('../../../functions/source-task/handler.js');

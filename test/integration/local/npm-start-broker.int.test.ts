@@ -58,7 +58,9 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
     // Assess
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('[kafka] ready');
-    expect(exit.stderr).toContain(`port ${takenPort} is taken by another process`);
+    expect(exit.stderr).toContain(
+      `port ${takenPort} (the local S3 server) is taken by another process (pid ${process.pid}, `,
+    );
     expect(exit.stderr).not.toMatch(/install/i);
     expect(await brokerProcesses(home)).toEqual([]);
   });

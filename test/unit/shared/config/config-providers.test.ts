@@ -5,6 +5,7 @@ import {
   findPlaceholders,
   hasPlaceholder,
   keysWithPlaceholders,
+  refusedPlaceholders,
   resolvePlaceholders,
 } from '../../../../shared/config/config-providers.js';
 import { ConfigError, RetriableError } from '../../../../shared/connect/errors.js';
@@ -176,5 +177,92 @@ describe('resolvePlaceholders', () => {
   it('ignores inherited names when looking up providers', async () => {
     const error = await rejection(resolvePlaceholders({ a: '${toString:x}' }, {}));
     expect(error.message).toContain("Config provider 'toString'");
+  });
+});
+
+describe('refusedPlaceholders', () => {
+  /** A provider refusing keys that start with AWS_, recording what it is asked. */
+  function guarded() {
+    const { provider, calls } = fakeProvider({
+      '': { AWS_SECRET_ACCESS_KEY: 'aws-secret', OK: 'v' },
+    });
+    const asked: string[] = [];
+    const refusing: ConfigProviderResolver = {
+      get: provider.get,
+      refusal: async (_path, key) => {
+        asked.push(key);
+        return key.startsWith('AWS_') ? `environment variable ${key} is not allowed` : undefined;
+      },
+    };
+    return { refusing, calls, asked };
+  }
+
+  it('lists the refused placeholders by config key, asking each reference once', async () => {
+    // Prepare
+    const { refusing, asked } = guarded();
+
+    // Act
+    const refused = await refusedPlaceholders(
+      {
+        'kafka.topic': 'leak-${env:AWS_SECRET_ACCESS_KEY}',
+        'other.topic': '${env:AWS_SECRET_ACCESS_KEY}-${env:OK}',
+        fine: '${env:OK}',
+        vault: '${vault:db:password}',
+        plain: 'text',
+      },
+      { env: refusing },
+    );
+
+    // Assess
+    expect(refused).toEqual([
+      {
+        configKey: 'kafka.topic',
+        message:
+          "Config provider 'env' refuses ${env:AWS_SECRET_ACCESS_KEY} in configuration kafka.topic: environment variable AWS_SECRET_ACCESS_KEY is not allowed",
+      },
+      {
+        configKey: 'other.topic',
+        message:
+          "Config provider 'env' refuses ${env:AWS_SECRET_ACCESS_KEY} in configuration other.topic: environment variable AWS_SECRET_ACCESS_KEY is not allowed",
+      },
+    ]);
+    expect(asked.sort()).toEqual(['AWS_SECRET_ACCESS_KEY', 'OK']);
+  });
+
+  it('refuses a placeholder whose check fails, naming only the error kind', async () => {
+    const broken: ConfigProviderResolver = {
+      get: async () => ({}),
+      refusal: async () => {
+        throw new TypeError('socket closed near s3cr3t');
+      },
+    };
+    const [refused] = await refusedPlaceholders({ k: '${vault:db:pw}' }, { vault: broken });
+    expect(refused?.message).toBe(
+      "Config provider 'vault' refuses ${vault:db:pw} in configuration k: it could not be checked (TypeError)",
+    );
+  });
+
+  it('refuses nothing for providers without a policy', async () => {
+    const { provider } = fakeProvider({});
+    expect(await refusedPlaceholders({ a: '${env:AWS_X}' }, { env: provider })).toEqual([]);
+  });
+
+  it('makes resolution fail on a refusal before anything is read', async () => {
+    // Prepare
+    const { refusing, calls } = guarded();
+
+    // Act
+    const error = await rejection(
+      resolvePlaceholders(
+        { ok: '${env:OK}', 'kafka.topic': '${env:AWS_SECRET_ACCESS_KEY}' },
+        { env: refusing },
+      ),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).key).toBe('kafka.topic');
+    expect(error.message).not.toContain('aws-secret');
+    expect(calls).toEqual([]);
   });
 });

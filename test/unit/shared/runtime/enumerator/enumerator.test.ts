@@ -284,6 +284,38 @@ describe('Enumerator', () => {
       const placeholder = ['${vault', 'db', 'password}'].join(':');
       expect(set.tasks.map((t) => t.config.secret)).toEqual([placeholder, placeholder]);
     });
+
+    it('fails a connector whose stored config holds a placeholder the worker refuses, reading nothing', async () => {
+      // Prepare: a config stored before the operator narrowed the allowlist
+      const reads: string[] = [];
+      const h = harness({
+        providers: {
+          env: {
+            get: async (_path, keys) => {
+              reads.push(...keys);
+              return { AWS_SECRET_ACCESS_KEY: 'aws-secret' };
+            },
+            refusal: async (_path, key) =>
+              key.startsWith('AWS_') ? `environment variable ${key} is not allowed` : undefined,
+          },
+        },
+      });
+      await h.store.configs.createConnector('gen', {
+        ...datagenConfig('gen'),
+        'kafka.topic': ['leak-${env', 'AWS_SECRET_ACCESS_KEY}'].join(':'),
+      });
+
+      // Act
+      const report = await h.enumerator.reconcile('gen');
+
+      // Assess
+      expect(report.state).toBe('FAILED');
+      const status = await h.store.status.getConnectorStatus('gen');
+      expect(status?.trace).toContain('in configuration kafka.topic');
+      expect(status?.trace).not.toContain('aws-secret');
+      expect(reads).toEqual([]);
+      expect((await h.store.configs.getTaskConfigs('gen')).tasks).toEqual([]);
+    });
   });
 
   describe('sink connectors', () => {

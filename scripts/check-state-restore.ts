@@ -161,7 +161,7 @@ try {
     restored += 1;
     const after = await committedSeqs(runtime, name);
     log(
-      `${step} ${restored}: copy at ${JSON.stringify(Object.fromEntries(copied))}, ran to ${JSON.stringify(Object.fromEntries(before))}, restarted with ${JSON.stringify(Object.fromEntries(after))}`,
+      `${step} ${restored}: copy at ${JSON.stringify(Object.fromEntries(copied))}, ran past ${JSON.stringify(Object.fromEntries(before))}, restarted with ${JSON.stringify(Object.fromEntries(after))}`,
     );
     before = await progressed(runtime, name, before, PARTITIONS);
   }

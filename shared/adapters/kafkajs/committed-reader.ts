@@ -10,7 +10,7 @@ import {
   READ_COMMITTED,
 } from './record-fate.js';
 
-/** Fetches in a row that answer nothing below the stable end before the read gives up. */
+/** Fetch rounds in a row in which no partition moved before the read gives up. */
 const MAX_EMPTY_FETCHES = 3;
 
 /**
@@ -33,7 +33,7 @@ export async function readCommittedRecords(
     const partitions = cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId);
     const next = await startingOffsets(cluster, topic, partitions, from);
     const stopAt = new Map<number, number>();
-    const empty = new Map<number, number>();
+    let emptyRounds = 0;
     const records: CommittedRecord[] = [];
     for (;;) {
       const open = partitions.filter((p) => {
@@ -42,6 +42,7 @@ export async function readCommittedRecords(
       });
       if (open.length === 0) break;
       const fetched = await fetchOnce(cluster, topic, open, next);
+      let progressed = false;
       for (const part of fetched) {
         const { partition } = part;
         const fetchedAt = next.get(partition) ?? 0;
@@ -66,16 +67,18 @@ export async function readCommittedRecords(
         const last = raw.at(-1);
         if (last !== undefined) {
           next.set(partition, Number(last.offset) + 1);
-          empty.delete(partition);
-        } else if (fetchedAt < stop) {
-          const count = (empty.get(partition) ?? 0) + 1;
-          empty.set(partition, count);
-          if (count >= MAX_EMPTY_FETCHES) {
-            throw new RetriableError(
-              `${topic}-${partition}: fetches at ${fetchedAt} answer nothing below the stable end ${stop}`,
-            );
-          }
+          progressed = true;
+        } else if (fetchedAt >= stop) {
+          progressed = true; // nothing to read there: done
         }
+      }
+      // A response fills its byte limit with the first partitions and may leave the others
+      // empty; only a round in which no partition moved is a stall.
+      emptyRounds = progressed ? 0 : emptyRounds + 1;
+      if (emptyRounds >= MAX_EMPTY_FETCHES) {
+        throw new RetriableError(
+          `${topic}: fetches answer nothing below the stable end of partitions ${open.join(', ')}`,
+        );
       }
     }
     return {

@@ -80,4 +80,28 @@ describe('KafkaAdminPort.readCommitted (kafkajs adapter)', () => {
       await producer.close();
     }
   });
+
+  it('reads every partition to its end when one fetch cannot hold them all (its byte limit)', async () => {
+    // Prepare: 12 partitions of 400 KB each; a fetch answers at most 1 MB, so most partitions
+    // come back empty from each fetch while the first ones fill it.
+    const topic = uniqueName('read-wide');
+    await admin.createTopics([{ topic, partitions: 12 }]);
+    const producer = factory.idempotentProducer();
+    await producer.connect();
+    const value = text('x'.repeat(10_000));
+    try {
+      for (let round = 0; round < 4; round += 1) {
+        await producer.send(
+          Array.from({ length: 120 }, (_, i) => ({ topic, partition: i % 12, key: null, value })),
+        );
+      }
+    } finally {
+      await producer.close();
+    }
+    // Act
+    const read = await admin.readCommitted(topic);
+    // Assess
+    expect(read.records).toHaveLength(480);
+    expect(read.next.map((p) => p.offset)).toEqual(Array.from({ length: 12 }, () => 40));
+  });
 });

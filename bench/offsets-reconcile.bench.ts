@@ -1,8 +1,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { createMemoryStateStore } from '../shared/adapters/memory/memory-state-store.js';
-import { offsetRecord } from '../shared/runtime/source/offsets-topic.js';
 import { reconcileWithOffsetsTopic } from '../shared/runtime/source/offsets-reconcile.js';
+import { offsetRecord } from '../shared/runtime/source/offsets-topic.js';
 import { compareThroughput, median } from './harness.js';
 import type { BenchServices } from './services.js';
 

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { configContract } from './state-store/configs.contract.js';
 import { deleteContract } from './state-store/delete.contract.js';
 import type { StateStoreFactory } from './state-store/harness.js';
+import { kafkaEntryContract } from './state-store/kafka-entry.contract.js';
 import { leaseContract } from './state-store/leases.contract.js';
 import { metaContract } from './state-store/meta.contract.js';
 import { offsetContract } from './state-store/offsets.contract.js';
@@ -33,6 +34,7 @@ export function describeStateStoreContract(adapter: string, factory: StateStoreF
     statusContract(factory);
     taskRetryContract(factory);
     offsetContract(factory);
+    kafkaEntryContract(factory);
     deleteContract(factory);
     metaContract(factory);
   });

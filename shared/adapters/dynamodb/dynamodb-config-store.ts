@@ -33,7 +33,7 @@ import {
   encodeTaskConfigs,
   versionAttr,
 } from './codec.js';
-import { sinkOffsetItems } from './dynamodb-offset-store.js';
+import { sinkOffsetItems } from './dynamodb-sink-offsets.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';
 

@@ -22,7 +22,7 @@ import {
   decodeTaskItem,
   versionAttr,
 } from './codec.js';
-import { SINK_OFFSET_ATTRS, sinkOffsetItemsOf, sinkOffsetsOf } from './dynamodb-offset-store.js';
+import { SINK_OFFSET_ATTRS, sinkOffsetItemsOf, sinkOffsetsOf } from './dynamodb-sink-offsets.js';
 import { LEASE_FENCE_CONDITION, leaseFenceValues, throwLeaseFenced } from './lease-fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS, STATE_TABLE } from './table-schema.js';

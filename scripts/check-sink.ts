@@ -7,6 +7,7 @@ import {
   SINK_NAMES,
   type SinkName,
 } from '../test/support/sink-campaign.js';
+import { flag, wholeFlag } from './check-flags.js';
 
 /**
  * `npm run check:sink [-- --replays N --seed S --sinks s3,dynamodb,kafka]`: randomized
@@ -17,18 +18,6 @@ import {
  * Last line: `duplicates=<d> losses=<l> replays=<r>` (r: invocations, all sinks); exits non-zero
  * unless d and l are 0 (and no sink failed non-retriably or wrote foreign output).
  */
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-function whole(name: string, fallback: number): number {
-  const text = flag(name);
-  const value = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`);
-  return value;
-}
-
 function sinksFlag(): SinkName[] {
   const text = flag('sinks');
   if (text === undefined) return [...SINK_NAMES];
@@ -40,8 +29,8 @@ function sinksFlag(): SinkName[] {
   return names as SinkName[];
 }
 
-const replays = whole('replays', 500);
-const seed = whole('seed', Date.now() % 1_000_000);
+const replays = wholeFlag('replays', 500);
+const seed = wholeFlag('seed', Date.now() % 1_000_000);
 const sinks = sinksFlag();
 const [kafka, dynamo, s3] = await Promise.all([
   ensureKafkaBroker(),

@@ -2,21 +2,15 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynalite } from '../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../local/services/kafka-broker.js';
 import { runSourceCrashCampaign } from '../test/support/source-crash-campaign.js';
+import { wholeFlag } from './check-flags.js';
 
 /**
  * `npm run check:source-eos [-- --crashes N --seed S]`: a randomized crash campaign against the
  * exactly-once source runtime (real broker, dynalite), then a read_committed check of the output.
  * Last line: `duplicates=<d> losses=<l> crashes=<c>`; exits non-zero unless d and l are 0.
  */
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`);
-  return value;
-}
-
-const crashes = flag('crashes', 200);
-const seed = flag('seed', Date.now() % 1_000_000);
+const crashes = wholeFlag('crashes', 200);
+const seed = wholeFlag('seed', Date.now() % 1_000_000);
 const kafka = await ensureKafkaBroker();
 const dynamo = await startDynalite();
 const started = Date.now();

@@ -153,6 +153,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     levels.start(o.levelRefreshMs);
     log = levels.logger(LOGGERS.runtime);
 
+    const { rolledBack, rolledForward, torn } = services.s3.recovery;
+    if (rolledBack + rolledForward > 0) {
+      log.warn('finished the S3 writes an earlier process left', { rolledBack, rolledForward });
+    }
+    if (torn.length > 0) {
+      log.warn('set aside torn S3 objects; their keys read as absent and sinks write them again', {
+        torn,
+      });
+    }
     const revoked = await revokeLeftoverLeases(engine.store, () => Date.now());
     if (revoked.length > 0) {
       log.warn('took back task leases left by an earlier process', { tasks: revoked });

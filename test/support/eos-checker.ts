@@ -14,6 +14,12 @@ export interface DeliveryReport {
   readonly highest: ReadonlyMap<string, number>;
 }
 
+/** A {@link DeliveryReport} of a topic, with where its records end. */
+export interface TopicDeliveryReport extends DeliveryReport {
+  /** Per Kafka partition, the offset of the last record read (none for an empty partition). */
+  readonly lastOffsets: ReadonlyMap<number, number>;
+}
+
 export interface CheckOptions {
   readonly kafka: Kafka;
   readonly topic: string;
@@ -30,20 +36,22 @@ export interface CheckOptions {
  * Reads every record of `topic` read_committed and checks that each source partition's
  * sequence numbers are exactly 1..n, once each, in order: the exactly-once claim as a user sees it.
  */
-export async function checkDelivery(options: CheckOptions): Promise<DeliveryReport> {
+export async function checkDelivery(options: CheckOptions): Promise<TopicDeliveryReport> {
   const consumer = options.kafka.consumer({
     groupId: `eos-check-${randomUUID()}`,
     readUncommitted: false,
     maxWaitTimeInMs: 100,
   });
   const seen = new Map<string, number[]>();
+  const lastOffsets = new Map<number, number>();
   let records = 0;
   let lastNews = Date.now();
   await consumer.connect();
   try {
     await consumer.subscribe({ topic: options.topic, fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ partition: kafkaPartition, message }) => {
+        lastOffsets.set(kafkaPartition, Number(message.offset));
         const { partition, seq } = options.identify(message.value);
         const list = seen.get(partition) ?? [];
         list.push(seq);
@@ -61,20 +69,36 @@ export async function checkDelivery(options: CheckOptions): Promise<DeliveryRepo
   } finally {
     await consumer.disconnect();
   }
+  return { ...tallyDelivery(seen, options.expected, records), lastOffsets };
+}
+
+/**
+ * Counts, against `expected` (per source partition, the highest seq that must be there: 1..n
+ * each exactly once), the sequence numbers `seen` per source partition in the order they were
+ * read: repeated ones, missing ones and pairs out of order.
+ */
+export function tallyDelivery(
+  seen: ReadonlyMap<string, readonly number[]>,
+  expected: ReadonlyMap<string, number>,
+  records: number,
+): DeliveryReport {
   let duplicates = 0;
   let losses = 0;
   let reordered = 0;
   const highest = new Map<string, number>();
-  for (const partition of new Set([...options.expected.keys(), ...seen.keys()])) {
+  for (const partition of new Set([...expected.keys(), ...seen.keys()])) {
     const seqs = seen.get(partition) ?? [];
     const unique = new Set(seqs);
     duplicates += seqs.length - unique.size;
-    const top = options.expected.get(partition) ?? 0;
+    const top = expected.get(partition) ?? 0;
     for (let seq = 1; seq <= top; seq += 1) if (!unique.has(seq)) losses += 1;
     for (let i = 1; i < seqs.length; i += 1) {
       if ((seqs[i] as number) < (seqs[i - 1] as number)) reordered += 1;
     }
-    highest.set(partition, Math.max(0, ...seqs));
+    highest.set(
+      partition,
+      seqs.reduce((a, b) => Math.max(a, b), 0),
+    );
   }
   return { duplicates, losses, reordered, records, highest };
 }

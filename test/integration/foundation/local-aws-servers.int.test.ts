@@ -7,8 +7,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -100,6 +102,35 @@ describe('s3rver (S3 API on loopback)', () => {
       'topics/a/1.json',
       'topics/a/2.json',
     ]);
+  });
+
+  it('copies an object with its metadata or with new metadata, and deletes it', async () => {
+    const Bucket = uniqueName('bucket');
+    await client.send(new CreateBucketCommand({ Bucket }));
+    await client.send(
+      new PutObjectCommand({ Bucket, Key: 'a.json', Body: '{"n":1}', Metadata: { v: '1' } }),
+    );
+
+    await client.send(
+      new CopyObjectCommand({ Bucket, Key: 'b.json', CopySource: `${Bucket}/a.json` }),
+    );
+    await client.send(
+      new CopyObjectCommand({
+        Bucket,
+        Key: 'a.json',
+        CopySource: `${Bucket}/a.json`,
+        MetadataDirective: 'REPLACE',
+        Metadata: { v: '2' },
+      }),
+    );
+    const b = await client.send(new GetObjectCommand({ Bucket, Key: 'b.json' }));
+    expect([await b.Body?.transformToString(), b.Metadata]).toEqual(['{"n":1}', { v: '1' }]);
+    await client.send(new DeleteObjectCommand({ Bucket, Key: 'b.json' }));
+
+    const a = await client.send(new GetObjectCommand({ Bucket, Key: 'a.json' }));
+    expect([await a.Body?.transformToString(), a.Metadata]).toEqual(['{"n":1}', { v: '2' }]);
+    const listed = await client.send(new ListObjectsV2Command({ Bucket }));
+    expect(listed.Contents?.map((o) => o.Key)).toEqual(['a.json']);
   });
 
   it('assembles a multipart upload from its parts in order', async () => {

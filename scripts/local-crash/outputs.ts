@@ -1,0 +1,116 @@
+/**
+ * What `check:local-crash` reads back: the source topic and the Kafka sink's output topic
+ * (read_committed), the S3 sink's objects (over the runtime's S3 API), and the sinks' positions.
+ * Every record is a datagen `sequence` record, identified by its source partition and seq.
+ */
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { Kafka } from 'kafkajs';
+import type { RuntimeInfo } from '../../local/runtime/runtime-info.js';
+import { parseDatagenRecordIdentity } from '../../shared/plugins/connectors/datagen/quickstarts.js';
+import {
+  checkDelivery,
+  type DeliveryReport,
+  type TopicDeliveryReport,
+  tallyDelivery,
+} from '../../test/support/eos-checker.js';
+import type { RuntimeProcess } from './runtime-process.js';
+
+/** The datagen identity of a record value. */
+export function identify(value: Uint8Array | null): { partition: string; seq: number } {
+  const id = parseDatagenRecordIdentity(value === null ? null : new Uint8Array(value));
+  return { partition: String(id.partition), seq: id.seq };
+}
+
+/** Reads `topic` read_committed and checks it against `expected` (see `checkDelivery`). */
+export function readTopic(
+  kafka: Kafka,
+  topic: string,
+  expected: ReadonlyMap<string, number>,
+): Promise<TopicDeliveryReport> {
+  return checkDelivery({ kafka, topic, expected, identify });
+}
+
+/** Sink connector `name`'s next offset to read per partition (`GET …/offsets`). */
+export async function sinkPositions(
+  runtime: RuntimeProcess,
+  name: string,
+): Promise<Map<number, number>> {
+  const { status, body } = await runtime.http('GET', `/connectors/${name}/offsets`);
+  if (status !== 200) throw new Error(`offsets of ${name} answered ${status}`);
+  const out = new Map<number, number>();
+  for (const entry of (body?.offsets ?? []) as {
+    partition: { kafka_partition?: number };
+    offset: { kafka_offset?: number } | null;
+  }[]) {
+    out.set(Number(entry.partition.kafka_partition), Number(entry.offset?.kafka_offset ?? 0));
+  }
+  return out;
+}
+
+/** Whether every partition of `positions` is at or past its offset in `targets`. */
+export function reached(
+  positions: ReadonlyMap<number, number>,
+  targets: ReadonlyMap<number, number>,
+): boolean {
+  return [...targets].every(([p, target]) => (positions.get(p) ?? 0) >= target);
+}
+
+/** The S3 sink's output as read back. */
+export interface S3OutputReport extends DeliveryReport {
+  readonly objects: number;
+  /** Objects whose `record-count` metadata differs from the lines they hold. */
+  readonly inconsistent: number;
+}
+
+/**
+ * Reads every object of the S3 sink under `topics/<topic>/` (key order: by partition, then by
+ * start offset) and checks its JSON lines against `expected`, and each object's lines against
+ * its `record-count` metadata.
+ */
+export async function readS3Output(
+  info: RuntimeInfo,
+  topic: string,
+  expected: ReadonlyMap<string, number>,
+): Promise<S3OutputReport> {
+  const client = new S3Client({
+    endpoint: info.s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: info.s3.accessKeyId, secretAccessKey: info.s3.secretAccessKey },
+  });
+  const seen = new Map<string, number[]>();
+  let records = 0;
+  let objects = 0;
+  let inconsistent = 0;
+  try {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: info.s3.bucket,
+          Prefix: `topics/${topic}/`,
+          ...(token === undefined ? {} : { ContinuationToken: token }),
+        }),
+      );
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
+      token = page.NextContinuationToken;
+    } while (token !== undefined);
+    for (const key of keys.sort()) {
+      const got = await client.send(new GetObjectCommand({ Bucket: info.s3.bucket, Key: key }));
+      const lines = ((await got.Body?.transformToString()) ?? '').split('\n').filter((l) => l);
+      objects += 1;
+      if (Number(got.Metadata?.['record-count']) !== lines.length) inconsistent += 1;
+      for (const line of lines) {
+        const { partition, seq } = identify(new TextEncoder().encode(line));
+        const list = seen.get(partition) ?? [];
+        list.push(seq);
+        seen.set(partition, list);
+        records += 1;
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return { ...tallyDelivery(seen, expected, records), objects, inconsistent };
+}

@@ -5,12 +5,19 @@ import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePort } from '../local/services/free-port.js';
 import { ensureKafkaBroker } from '../local/services/kafka-broker.js';
-import { parseOffsetRecord } from '../shared/runtime/source/offsets-topic.js';
 import { SeededRandom } from '../shared/testkit/check.js';
 import type { DeliveryReport } from '../test/support/eos-checker.js';
 import { flag, wholeFlag } from './check-flags.js';
-import { reached, readS3Output, readTopic, sinkPositions } from './local-crash/outputs.js';
-import { RuntimeProcess, sleep, until } from './local-crash/runtime-process.js';
+import {
+  committedInKafka,
+  committedSeqs,
+  deliveryVerdict,
+  reached,
+  readS3Output,
+  readTopic,
+  sinkPositions,
+} from './local-runtime/outputs.js';
+import { RuntimeProcess, sleep, until } from './local-runtime/runtime-process.js';
 
 /**
  * `npm run check:local-crash [-- --kills N --seed S --sinks s3,kafka|none]`: the local runtime
@@ -113,19 +120,6 @@ function nextS3Write(ms: number): Promise<boolean> {
   });
 }
 
-/** Committed seq per datagen partition, from `GET /connectors/{c}/offsets`. */
-async function committed(runtime: RuntimeProcess): Promise<Map<string, number>> {
-  const { body } = await runtime.http('GET', `/connectors/${name}/offsets`);
-  const out = new Map<string, number>();
-  for (const entry of (body?.offsets ?? []) as {
-    partition: Record<string, unknown>;
-    offset: { seq?: number } | null;
-  }[]) {
-    out.set(String(entry.partition['datagen.partition']), Number(entry.offset?.seq ?? 0));
-  }
-  return out;
-}
-
 /** The source topic's end offsets (high watermarks) per partition. */
 async function topicEnds(): Promise<Map<number, number>> {
   const admin = kafka.admin();
@@ -147,7 +141,7 @@ async function caughtUp(runtime: RuntimeProcess, label: string, before: Map<stri
   await until(
     'progress on every source partition',
     async () => {
-      const now = await committed(runtime);
+      const now = await committedSeqs(runtime, name);
       return ['0', '1', '2'].every((p) => (now.get(p) ?? 0) > (before.get(p) ?? 0))
         ? true
         : undefined;
@@ -168,51 +162,6 @@ async function caughtUp(runtime: RuntimeProcess, label: string, before: Map<stri
     }),
   );
   log(`${label}: caught up: ${parts.join(', ')}`);
-}
-
-/**
- * Committed seq per datagen partition as Kafka holds it: the connector's records on its offsets
- * topic, read read_committed (what Connect's own offsets view reads). The state store's view can
- * lag it by the last transaction of an invocation that was fenced between its commit and its
- * promotion (the stop's fencing round); the next invocation would settle that as committed.
- */
-async function committedInKafka(offsetsTopic: string): Promise<Map<string, number>> {
-  const consumer = kafka.consumer({ groupId: `${name}-offsets-check`, readUncommitted: false });
-  const out = new Map<string, number>();
-  let lastNews = Date.now();
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic: offsetsTopic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        lastNews = Date.now();
-        const parsed = parseOffsetRecord(
-          message.key === null ? null : new Uint8Array(message.key),
-          message.value === null ? null : new Uint8Array(message.value),
-        );
-        if (parsed === undefined || parsed.connector !== name) return;
-        const partition = String(parsed.entry.partition['datagen.partition']);
-        const seq = Number((parsed.entry.offset as { seq?: number } | null)?.seq ?? 0);
-        out.set(partition, Math.max(out.get(partition) ?? 0, seq));
-      },
-    });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (out.size < 3 || Date.now() - lastNews < 2_000)) {
-      await sleep(100);
-    }
-  } finally {
-    await consumer.disconnect();
-  }
-  return out;
-}
-
-/** Duplicates (records beyond the committed offsets count as such) and losses of one path. */
-function verdict(report: DeliveryReport, expected: ReadonlyMap<string, number>) {
-  let beyond = 0;
-  for (const [partition, top] of report.highest) {
-    beyond += Math.max(0, top - (expected.get(partition) ?? 0));
-  }
-  return { duplicates: report.duplicates + beyond, losses: report.losses, beyond };
 }
 
 /** What the restarted runtimes logged about s3rver writes a kill cut (local/runtime/start.ts). */
@@ -269,7 +218,7 @@ try {
     await runtime.kill();
     killed += 1;
     runtime = await RuntimeProcess.start(settings);
-    before = await committed(runtime);
+    before = await committedSeqs(runtime, name);
     label = `kill ${killed} (restart ${seconds(Date.now() - killedAt)})`;
     log(
       `kill ${killed}${aimed ? ' (as s3rver wrote)' : ''}: committed ${JSON.stringify(Object.fromEntries(before))}, restarted`,
@@ -278,8 +227,8 @@ try {
   await caughtUp(runtime, label, before);
   await runtime.stop(name);
   await sleep(3_000); // the last invocations end
-  const inStore = await committed(runtime);
-  const expected = await committedInKafka(`${name}-offsets`);
+  const inStore = await committedSeqs(runtime, name);
+  const expected = await committedInKafka(kafka, `${name}-offsets`, name, 3);
   const source = await readTopic(kafka, topic, expected);
   const lastRecords = new Map([...source.lastOffsets].map(([p, offset]) => [p, offset + 1]));
   const live = runtime;
@@ -318,7 +267,7 @@ try {
   let clean = (s3?.inconsistent ?? 0) === 0;
   const byPath: string[] = [];
   for (const [path, report, detail] of paths) {
-    const v = verdict(report, expected);
+    const v = deliveryVerdict(report, expected);
     duplicates += v.duplicates;
     losses += v.losses;
     clean &&= report.reordered === 0;

@@ -1,23 +1,18 @@
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePort } from '../local/services/free-port.js';
 import { ensureKafkaBroker } from '../local/services/kafka-broker.js';
-import { parseDatagenRecordIdentity } from '../shared/plugins/connectors/datagen/quickstarts.js';
-import { checkDelivery } from '../test/support/eos-checker.js';
+import { wholeFlag } from './check-flags.js';
 import {
   committedInKafka,
   committedSeqs,
-  flag,
-  http,
-  progressed,
-  type RuntimeProcess,
-  sleep,
-  startRuntimeProcess,
-  stopRuntime,
-  until,
-} from './local-runtime-process.js';
+  deliveryVerdict,
+  readS3Output,
+  readTopic,
+} from './local-runtime/outputs.js';
+import { RuntimeProcess, sleep, until } from './local-runtime/runtime-process.js';
 
 /**
  * `npm run check:state-restore [-- --restores N --removals M --quick]`: the local runtime
@@ -31,8 +26,8 @@ import {
  * exactly once). Last line: `duplicates=<d> losses=<l> restores=<n>`; non-zero exit unless 0/0.
  */
 
-const restores = flag('restores', 2);
-const removals = flag('removals', 1);
+const restores = wholeFlag('restores', 2);
+const removals = wholeFlag('removals', 1);
 const quick = process.argv.includes('--quick');
 const started = Date.now();
 const broker = await ensureKafkaBroker();
@@ -75,14 +70,20 @@ const sinkConfig = {
   'value.converter.schemas.enable': 'false',
 };
 
-async function start(): Promise<RuntimeProcess> {
-  return startRuntimeProcess({
-    dataDir,
-    brokers: broker.brokers,
-    logFile,
-    s3Port,
-    args: ['--enumerator-interval', '2', '--task-budget', '10'],
-  });
+function start(): Promise<RuntimeProcess> {
+  return RuntimeProcess.start({ dataDir, brokers: broker.brokers, logFile, s3Port });
+}
+
+/** Waits until every source partition committed past `before`; resolves the new offsets. */
+function progressed(runtime: RuntimeProcess, before: ReadonlyMap<string, number>) {
+  return until(
+    'progress on every source partition',
+    async () => {
+      const now = await committedSeqs(runtime, name);
+      return PARTITIONS.every((p) => (now.get(p) ?? 0) > (before.get(p) ?? 0)) ? now : undefined;
+    },
+    120_000,
+  );
 }
 
 async function createConnectors(runtime: RuntimeProcess): Promise<void> {
@@ -90,7 +91,7 @@ async function createConnectors(runtime: RuntimeProcess): Promise<void> {
     [name, sourceConfig],
     [sinkName, sinkConfig],
   ] as const) {
-    const put = await http(runtime, 'PUT', `/connectors/${connector}/config`, config);
+    const put = await runtime.http('PUT', `/connectors/${connector}/config`, config);
     if (put.status !== 201 && put.status !== 200) {
       throw new Error(`PUT ${connector} answered ${put.status}: ${JSON.stringify(put.body)}`);
     }
@@ -98,40 +99,12 @@ async function createConnectors(runtime: RuntimeProcess): Promise<void> {
 }
 
 /**
- * A copy of the state as of now: the runtime is paused (SIGSTOP) while its dynalite folder is
- * copied, so the copy is what a kill at that moment would leave.
+ * A copy of the state as of now: the runtime is paused while its dynalite folder is copied, so
+ * the copy is what a kill at that moment would leave (a restore gives a consistent table).
  */
 async function copyState(runtime: RuntimeProcess): Promise<void> {
   await rm(copyDir, { recursive: true, force: true });
-  runtime.child.kill('SIGSTOP');
-  try {
-    await cp(stateDir, copyDir, { recursive: true });
-  } finally {
-    runtime.child.kill('SIGCONT');
-  }
-}
-
-/** Every S3 object's JSON lines for the topic: (partition, seq) per record, in object order. */
-async function s3Records(): Promise<{ partition: string; seq: number }[]> {
-  const root = join(dataDir, 's3', bucket, 'topics', topic);
-  const files: string[] = [];
-  const walk = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.name.endsWith('._S3rver_object')) files.push(path);
-    }
-  };
-  await walk(root);
-  const out: { partition: string; seq: number }[] = [];
-  for (const file of files.sort()) {
-    for (const line of (await readFile(file, 'utf8')).split('\n')) {
-      if (line.trim() === '') continue;
-      const id = parseDatagenRecordIdentity(new TextEncoder().encode(line));
-      out.push({ partition: String(id.partition), seq: id.seq });
-    }
-  }
-  return out;
+  await runtime.paused(() => cp(stateDir, copyDir, { recursive: true }));
 }
 
 let runtime: RuntimeProcess | undefined;
@@ -142,7 +115,7 @@ try {
   );
   runtime = await start();
   await createConnectors(runtime);
-  let before = await progressed(runtime, name, new Map(), PARTITIONS);
+  let before = await progressed(runtime, new Map());
   const steps = [
     ...Array.from({ length: restores }, () => 'restore' as const),
     ...Array.from({ length: removals }, () => 'remove' as const),
@@ -151,9 +124,9 @@ try {
     // A copy now; the connectors run on past it; then the state goes back (or away).
     await copyState(runtime);
     const copied = await committedSeqs(runtime, name);
-    before = await progressed(runtime, name, copied, PARTITIONS);
+    before = await progressed(runtime, copied);
     await sleep(quick ? 500 : 2_000);
-    await stopRuntime(runtime);
+    await runtime.terminate();
     await rm(stateDir, { recursive: true, force: true });
     if (step === 'restore') await cp(copyDir, stateDir, { recursive: true });
     runtime = await start();
@@ -163,73 +136,47 @@ try {
     log(
       `${step} ${restored}: copy at ${JSON.stringify(Object.fromEntries(copied))}, ran past ${JSON.stringify(Object.fromEntries(before))}, restarted with ${JSON.stringify(Object.fromEntries(after))}`,
     );
-    before = await progressed(runtime, name, before, PARTITIONS);
+    before = await progressed(runtime, before);
   }
 
-  // The end: stop the source, let the sink catch up with the topic, shut down.
+  // The end: stop the source, let the sink catch up with the topic, read both back.
   const live = runtime;
-  const stop = await http(live, 'PUT', `/connectors/${name}/stop`);
-  if (stop.status !== 204) throw new Error(`stop answered ${stop.status}`);
-  await until('the source to stop', async () => {
-    const { body } = await http(live, 'GET', `/connectors/${name}/status`);
-    return body?.connector?.state === 'STOPPED' ? true : undefined;
-  });
+  await live.stop(name);
   await sleep(3_000); // the last invocations end
   const kafka = new Kafka({ brokers: broker.brokers, logLevel: logLevel.NOTHING });
   const expected = await committedInKafka(kafka, `${name}-offsets`, name, PARTITIONS.length);
-  const total = [...expected.values()].reduce((a, b) => a + b, 0);
-  const inS3 = await until(
+  const total = [...expected.values()].reduce((sum, n) => sum + n, 0);
+  // The sink stores its position per whole object (flush.size), so the objects are what to wait for.
+  const s3 = await until(
     'the S3 sink to catch up',
     async () => {
-      const records = await s3Records();
-      return records.length >= total ? records : undefined;
+      const read = await readS3Output(live.info, topic, expected);
+      return read.records >= total ? read : undefined;
     },
     120_000,
-  ).catch(async () => s3Records());
-  await stopRuntime(live);
-
-  const report = await checkDelivery({
-    kafka,
-    topic,
-    expected,
-    identify: (value) => {
-      const id = parseDatagenRecordIdentity(value === null ? null : new Uint8Array(value));
-      return { partition: String(id.partition), seq: id.seq };
-    },
-  });
-  let beyond = 0;
-  for (const [partition, top] of report.highest) {
-    beyond += Math.max(0, top - (expected.get(partition) ?? 0));
-  }
-  const sourceDuplicates = report.duplicates + beyond;
-  const seen = new Set<string>();
-  let s3Duplicates = 0;
-  for (const { partition, seq } of inS3) {
-    const id = `${partition}:${seq}`;
-    if (seen.has(id)) s3Duplicates += 1;
-    seen.add(id);
-  }
-  let s3Losses = 0;
-  for (const [partition, top] of expected) {
-    for (let seq = 1; seq <= top; seq += 1) if (!seen.has(`${partition}:${seq}`)) s3Losses += 1;
-  }
-  const duplicates = sourceDuplicates + s3Duplicates;
-  const losses = report.losses + s3Losses;
+  ).catch(() => readS3Output(live.info, topic, expected));
+  const source = await readTopic(kafka, topic, expected);
+  await live.terminate();
+  const sourceVerdict = deliveryVerdict(source, expected);
+  const s3Verdict = deliveryVerdict(s3, expected);
+  const duplicates = sourceVerdict.duplicates + s3Verdict.duplicates;
+  const losses = sourceVerdict.losses + s3Verdict.losses;
   console.log(
-    `source: records=${report.records} committed=${JSON.stringify(Object.fromEntries(expected))} duplicates=${sourceDuplicates} losses=${report.losses} reordered=${report.reordered}`,
+    `source: records=${source.records} committed=${JSON.stringify(Object.fromEntries(expected))} duplicates=${sourceVerdict.duplicates} losses=${sourceVerdict.losses} reordered=${source.reordered}`,
   );
   console.log(
-    `s3-sink: records=${inS3.length} duplicates=${s3Duplicates} losses=${s3Losses} seconds=${Math.round((Date.now() - started) / 1000)}`,
+    `s3-sink: records=${s3.records} objects=${s3.objects} duplicates=${s3Verdict.duplicates} losses=${s3Verdict.losses} inconsistent=${s3.inconsistent} seconds=${Math.round((Date.now() - started) / 1000)}`,
   );
   console.log(`duplicates=${duplicates} losses=${losses} restores=${restored}`);
-  process.exitCode = duplicates === 0 && losses === 0 && report.reordered === 0 ? 0 : 1;
+  process.exitCode =
+    duplicates === 0 && losses === 0 && source.reordered === 0 && s3.inconsistent === 0 ? 0 : 1;
 } catch (error) {
   const tail = (await readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-30);
   console.error(`check:state-restore failed: ${(error as Error).message}\n${tail.join('\n')}`);
   console.log(`duplicates=unknown losses=unknown restores=${restored}`);
   process.exitCode = 1;
 } finally {
-  if (runtime !== undefined) await stopRuntime(runtime).catch(() => undefined);
+  if (runtime !== undefined) await runtime.terminate().catch(() => undefined);
   await rm(dataDir, { recursive: true, force: true });
   await broker.stop();
 }

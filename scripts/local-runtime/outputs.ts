@@ -7,13 +7,14 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import type { Kafka } from 'kafkajs';
 import type { RuntimeInfo } from '../../local/runtime/runtime-info.js';
 import { parseDatagenRecordIdentity } from '../../shared/plugins/connectors/datagen/quickstarts.js';
+import { parseOffsetRecord } from '../../shared/runtime/source/offsets-topic.js';
 import {
   checkDelivery,
   type DeliveryReport,
   type TopicDeliveryReport,
   tallyDelivery,
 } from '../../test/support/eos-checker.js';
-import type { RuntimeProcess } from './runtime-process.js';
+import { type RuntimeProcess, sleep } from './runtime-process.js';
 
 /** The datagen identity of a record value. */
 export function identify(value: Uint8Array | null): { partition: string; seq: number } {
@@ -113,4 +114,73 @@ export async function readS3Output(
     client.destroy();
   }
   return { ...tallyDelivery(seen, expected, records), objects, inconsistent };
+}
+
+/** Committed seq per datagen partition, from `GET /connectors/{c}/offsets`. */
+export async function committedSeqs(
+  runtime: RuntimeProcess,
+  connector: string,
+): Promise<Map<string, number>> {
+  const { body } = await runtime.http('GET', `/connectors/${connector}/offsets`);
+  const out = new Map<string, number>();
+  for (const entry of (body?.offsets ?? []) as {
+    partition: Record<string, unknown>;
+    offset: { seq?: number } | null;
+  }[]) {
+    out.set(String(entry.partition['datagen.partition']), Number(entry.offset?.seq ?? 0));
+  }
+  return out;
+}
+
+/**
+ * Committed seq per datagen partition as Kafka holds it: the connector's records on its offsets
+ * topic, read read_committed (what Connect's own offsets view reads). The state store's view can
+ * lag it by the last transaction of an invocation fenced between its commit and its promotion
+ * (the stop's fencing round); the next invocation settles that as committed.
+ */
+export async function committedInKafka(
+  kafka: Kafka,
+  offsetsTopic: string,
+  connector: string,
+  partitions: number,
+): Promise<Map<string, number>> {
+  const consumer = kafka.consumer({
+    groupId: `${connector}-offsets-check-${Date.now()}`,
+    readUncommitted: false,
+  });
+  const out = new Map<string, number>();
+  let lastNews = Date.now();
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: offsetsTopic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        lastNews = Date.now();
+        const parsed = parseOffsetRecord(
+          message.key === null ? null : new Uint8Array(message.key),
+          message.value === null ? null : new Uint8Array(message.value),
+        );
+        if (parsed === undefined || parsed.connector !== connector) return;
+        const partition = String(parsed.entry.partition['datagen.partition']);
+        const seq = Number((parsed.entry.offset as { seq?: number } | null)?.seq ?? 0);
+        out.set(partition, Math.max(out.get(partition) ?? 0, seq));
+      },
+    });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (out.size < partitions || Date.now() - lastNews < 2_000)) {
+      await sleep(100);
+    }
+  } finally {
+    await consumer.disconnect();
+  }
+  return out;
+}
+
+/** Duplicates (records beyond the committed offsets count as such) and losses of one path. */
+export function deliveryVerdict(report: DeliveryReport, expected: ReadonlyMap<string, number>) {
+  let beyond = 0;
+  for (const [partition, top] of report.highest) {
+    beyond += Math.max(0, top - (expected.get(partition) ?? 0));
+  }
+  return { duplicates: report.duplicates + beyond, losses: report.losses, beyond };
 }

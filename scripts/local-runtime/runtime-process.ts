@@ -1,6 +1,7 @@
 /**
- * `npm start`'s process (`local/main.ts`) as a child of `check:local-crash`: started on one data
- * folder, reached over its REST API, killed with SIGKILL or stopped with SIGTERM.
+ * `npm start`'s process (`local/main.ts`) as a child of the checks (`check:local-crash`,
+ * `check:state-restore`): started on one data folder, reached over its REST API, killed with
+ * SIGKILL, paused (SIGSTOP) or stopped with SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -108,6 +109,16 @@ export class RuntimeProcess {
       const { body } = await this.http('GET', `/connectors/${name}/status`);
       return body?.connector?.state === 'STOPPED' ? true : undefined;
     });
+  }
+
+  /** Runs `work` with the process paused (SIGSTOP … SIGCONT): what a kill would leave, on disk. */
+  async paused<T>(work: () => Promise<T>): Promise<T> {
+    this.child.kill('SIGSTOP');
+    try {
+      return await work();
+    } finally {
+      this.child.kill('SIGCONT');
+    }
   }
 
   /** SIGKILL, as a crash or `kill -9` ends it. */

@@ -26,7 +26,7 @@ import { RuntimeProcess, sleep, until } from './local-runtime/runtime-process.js
  * s3rver, so a kill also cuts s3rver's writes) and the exactly-once Kafka sink (to `<topic>-copy`).
  * Whenever the source and every sink have caught up after a restart, the child is killed with
  * SIGKILL at a random moment (from the second kill on, the moment s3rver next writes a file) and
- * started again on the same data folder, N times (default 3; 5 with `--sinks none`).
+ * started again on the same data folder, N times (default 5).
  * Then the source is stopped, the sinks catch up to its last record, the runtime shuts down
  * gracefully, and everything is read back: the source topic read_committed (every sequence
  * number up to the offsets committed in Kafka exactly once per source partition, nothing
@@ -51,7 +51,7 @@ function sinksFlag(): SinkPath[] {
 
 const sinks = sinksFlag();
 // Each kill costs the sinks the event-source-mapping stand-in's takeover (about 30 s).
-const kills = wholeFlag('kills', sinks.length === 0 ? 5 : 3);
+const kills = wholeFlag('kills', 5);
 const seed = wholeFlag('seed', Date.now() % 1_000_000);
 const random = new SeededRandom(seed); // a failing run replays from its seed
 const started = Date.now();

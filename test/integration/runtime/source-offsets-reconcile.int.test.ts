@@ -197,6 +197,22 @@ describe('source offsets: Kafka stays the truth when the state table is lost or 
     expect(listed[0]?.task).toBe(KAFKA_OFFSETS_TASK);
   });
 
+  it('resumes where it was when the connector is deleted and created again under its name', async () => {
+    // Prepare: 20 of 40 records per partition written, then DELETE /connectors/{name}.
+    const name = uniqueName('deleted');
+    const { store } = await freshTable(dynamo);
+    const generation = await createConnector(store, name, 40);
+    const before = await coldInvoke(store, name, generation, 40);
+    await store.configs.deleteConnector(name, { keepOffsets: true });
+    // Act
+    const recreated = await createConnector(store, name, 40);
+    const after = await coldInvoke(store, name, recreated);
+    // Assess: the offsets were kept, as Kafka Connect keeps them; nothing written twice.
+    expect(before.records).toBe(40);
+    expect(await audit(`${name}-out`, 2, 40)).toEqual({ duplicates: 0, losses: 0 });
+    expect(after.records).toBe(40);
+  });
+
   it('resumes from the offsets topic after the table was restored to an earlier copy', async () => {
     const name = uniqueName('restored');
     const { name: table, store } = await freshTable(dynamo);

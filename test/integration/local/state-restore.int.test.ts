@@ -35,6 +35,8 @@ describe('check:state-restore (short form)', () => {
     });
     const last = stdout.trim().split('\n').at(-1);
     expect(last).toBe('duplicates=0 losses=0 restores=2');
-    expect(stdout).toMatch(/^s3-sink: records=[1-9]\d* duplicates=0 losses=0/m);
+    expect(stdout).toMatch(
+      /^s3-sink: records=[1-9]\d* objects=[1-9]\d* duplicates=0 losses=0 inconsistent=0/m,
+    );
   }, 330_000);
 });

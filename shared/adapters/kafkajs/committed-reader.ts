@@ -26,6 +26,23 @@ export async function readCommittedRecords(
   topic: string,
   from: readonly TopicPartitionOffset[] = [],
 ): Promise<CommittedRead> {
+  try {
+    return await readFrom(kafka, topic, from);
+  } catch (error) {
+    // A position the log no longer has (the topic was deleted and created again, or its start
+    // moved past it): read it from its start instead.
+    if (from.length === 0 || (error as { type?: string }).type !== 'OFFSET_OUT_OF_RANGE') {
+      throw error;
+    }
+    return readFrom(kafka, topic, []);
+  }
+}
+
+async function readFrom(
+  kafka: Kafka,
+  topic: string,
+  from: readonly TopicPartitionOffset[],
+): Promise<CommittedRead> {
   const cluster = clusterFactoryOf(kafka)({ isolationLevel: READ_COMMITTED });
   try {
     await cluster.connect();

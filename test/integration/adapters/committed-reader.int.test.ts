@@ -104,4 +104,22 @@ describe('KafkaAdminPort.readCommitted (kafkajs adapter)', () => {
     expect(read.records).toHaveLength(480);
     expect(read.next.map((p) => p.offset)).toEqual(Array.from({ length: 12 }, () => 40));
   });
+
+  it('reads from the start when a position is past the end of the log (the topic was created again)', async () => {
+    // Prepare
+    const topic = uniqueName('read-recreated');
+    await admin.createTopics([{ topic, partitions: 1 }]);
+    const producer = factory.idempotentProducer();
+    await producer.connect();
+    try {
+      await producer.send([{ topic, partition: 0, key: null, value: text('only') }]);
+    } finally {
+      await producer.close();
+    }
+    // Act: a watermark from an older, longer life of the topic
+    const read = await admin.readCommitted(topic, [{ topic, partition: 0, offset: 500 }]);
+    // Assess
+    expect(read.records.map((r) => decode(r.value))).toEqual(['only']);
+    expect(read.next).toEqual([{ topic, partition: 0, offset: 1 }]);
+  });
 });

@@ -2,6 +2,7 @@ import { RetriableError } from '../../connect/errors.js';
 import { StaleVersionError } from '../../ports/errors.js';
 import type { CommittedRead, KafkaAdminPort } from '../../ports/kafka.js';
 import type { TaskRef } from '../../ports/lease-store.js';
+import type { Logger } from '../../ports/logger.js';
 import type {
   KafkaSourceOffsets,
   OffsetStore,
@@ -9,6 +10,7 @@ import type {
   TaskSourceOffsets,
 } from '../../ports/offset-store.js';
 import { canonicalJson, parseOffsetRecord, sourcePartitionKey } from './offsets-topic.js';
+import type { RecoveryResult } from './recovery.js';
 
 /**
  * Kafka stays the truth for source offsets (docs/exactly-once-source.md, "Lost or restored
@@ -152,6 +154,61 @@ function nextKafkaEntry(
     offsets: [...merged.values()],
     watermark: { topic: offsetsTopic, next },
   };
+}
+
+export interface TaskStartDeps extends ReconcileDeps {
+  readonly now: () => number;
+  readonly logger?: Logger;
+  /** The container's memory (one per engine); without it, every task start reads the topic. */
+  readonly reconciler?: OffsetsTopicReconciler;
+}
+
+export interface TaskStart {
+  readonly ref: TaskRef;
+  readonly generation: number;
+  /** The epoch of the invocation's lease. */
+  readonly epoch: number;
+  readonly offsetsTopic: string;
+  /** What recovery found, just before. */
+  readonly recovered: RecoveryResult;
+}
+
+/**
+ * Step 4 of a source invocation: reads the offsets topic unless this container knows the store
+ * is as it left it (see {@link OffsetsTopicReconciler}), and logs what it adopted. Resolves when
+ * the container last read it for the task (now, or before) and, when it read it now, what it
+ * found. The caller records `reconciledAt` with {@link OffsetsTopicReconciler.ended} once the
+ * invocation ends cleanly.
+ */
+export async function reconcileAtTaskStart(
+  deps: TaskStartDeps,
+  task: TaskStart,
+): Promise<{ readonly reconciledAt: number; readonly result?: ReconcileResult }> {
+  const { ref, recovered, offsetsTopic } = task;
+  const started = deps.now();
+  const since =
+    recovered.outcome.kind === 'clean'
+      ? deps.reconciler?.reconciledAt(ref, {
+          generation: task.generation,
+          epoch: task.epoch,
+          committedSeq: recovered.committed.seq,
+          at: started,
+        })
+      : undefined;
+  // Whatever happens now, only a clean end of this invocation vouches for the store again.
+  deps.reconciler?.forget(ref);
+  if (since !== undefined) return { reconciledAt: since };
+  const result = await reconcileWithOffsetsTopic(deps, ref.connector, offsetsTopic);
+  const fields = { ...result, offsetsTopic, ms: deps.now() - started };
+  if (result.adopted > 0) {
+    deps.logger?.warn(
+      `Resuming ${result.adopted} source partition(s) from offsets in ${offsetsTopic} newer than the state table's (the table was lost or restored, or the connector re-created)`,
+      fields,
+    );
+  } else {
+    deps.logger?.debug('Read the offsets topic; the state table holds its offsets', fields);
+  }
+  return { reconciledAt: started, result };
 }
 
 /** What a container remembers of a task it ran, to skip the topic read when nothing moved. */

@@ -3,7 +3,7 @@ import { parseConnectorConfig } from '../../config/connector-config.js';
 import { FencedError, isRetriable } from '../../connect/errors.js';
 import { type SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
-import type { KafkaAdminPort, ProducerTransaction } from '../../ports/kafka.js';
+import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
@@ -11,11 +11,11 @@ import { producerOptionsOf } from '../task/producer-overrides.js';
 import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import { adminOptionsOf } from './admin-overrides.js';
 import { checkExactlyOnceRequirements } from './exactly-once-requirements.js';
-import { type ReconcileResult, reconcileWithOffsetsTopic } from './offsets-reconcile.js';
+import { type ReconcileResult, reconcileAtTaskStart } from './offsets-reconcile.js';
 import { ensureOffsetsTopic } from './offsets-topic-creation.js';
 import { countBatch, type PolledBatch, pollBatch, topicsOf } from './poll-batch.js';
 import { untransacted } from './producer-pool.js';
-import { type RecoveryOutcome, type RecoveryResult, recoverSourceOffsets } from './recovery.js';
+import { type RecoveryOutcome, recoverSourceOffsets } from './recovery.js';
 import type {
   SourceInvocation,
   SourceRunOutcome,
@@ -186,7 +186,26 @@ class SourceSession {
         { ref, fence: this.lease },
       );
       this.#recovery = recovered.outcome;
-      await this.#reconcileOffsets(admin, offsetsTopic, recovered);
+      const reconciled = await reconcileAtTaskStart(
+        {
+          offsets: deps.store.offsets,
+          admin,
+          now: () => deps.clock.now(),
+          ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+          ...(deps.offsetsTopicReconciler === undefined
+            ? {}
+            : { reconciler: deps.offsetsTopicReconciler }),
+        },
+        {
+          ref,
+          generation: invocation.generation,
+          epoch: this.lease.epoch,
+          offsetsTopic,
+          recovered,
+        },
+      );
+      this.#reconciledAt = reconciled.reconciledAt;
+      if (reconciled.result !== undefined) this.#reconcile = reconciled.result;
       await deps.store.status.putTaskStatus(
         ref,
         { state: 'RUNNING', workerId: invocation.workerId },
@@ -314,51 +333,6 @@ class SourceSession {
       return this.#result('completed');
     } catch (error) {
       return this.#fail(error);
-    }
-  }
-
-  /**
-   * Adopts what the offsets topic holds beyond the store (a lost or restored table, a connector
-   * re-created): once per task start in this container, and whenever the store is not as this
-   * container left it (offsets-reconcile.ts).
-   */
-  async #reconcileOffsets(
-    admin: KafkaAdminPort,
-    offsetsTopic: string,
-    recovered: RecoveryResult,
-  ): Promise<void> {
-    const { deps, invocation } = this;
-    const ref = { connector: invocation.connector, task: invocation.task };
-    const started = deps.clock.now();
-    const since =
-      recovered.outcome.kind === 'clean'
-        ? deps.offsetsTopicReconciler?.reconciledAt(ref, {
-            generation: invocation.generation,
-            epoch: this.lease.epoch,
-            committedSeq: recovered.committed.seq,
-            at: started,
-          })
-        : undefined;
-    deps.offsetsTopicReconciler?.forget(ref);
-    if (since !== undefined) {
-      this.#reconciledAt = since;
-      return;
-    }
-    const result = await reconcileWithOffsetsTopic(
-      { offsets: deps.store.offsets, admin },
-      invocation.connector,
-      offsetsTopic,
-    );
-    this.#reconcile = result;
-    this.#reconciledAt = started;
-    const fields = { ...result, offsetsTopic, ms: deps.clock.now() - started };
-    if (result.adopted > 0) {
-      deps.logger?.warn(
-        `Resuming ${result.adopted} source partition(s) from offsets in ${offsetsTopic} newer than the state table's (the table was lost or restored, or the connector re-created)`,
-        fields,
-      );
-    } else {
-      deps.logger?.debug('Read the offsets topic; the state table holds its offsets', fields);
     }
   }
 

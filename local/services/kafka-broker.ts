@@ -97,10 +97,16 @@ export async function ensureKafkaBroker(
   if (fromEnv) return { brokers: fromEnv, startedHere: false, stop: async () => {} };
   const home = env.KAFKA_HOME_DIR ?? join(projectRoot, '.kafka');
   const stopBroker = async () => {
-    // In a process group of its own: a Ctrl-C's echoes (the terminal's, npm's) reach the whole
-    // group of npm start, and one arriving while the shutdown stops the broker would kill the
-    // script half-way and leave the broker running.
-    await runDetached('bash', [join(scripts, 'stop.sh')], env);
+    const pid = await runningBrokerPid(home);
+    try {
+      // In a process group of its own: a Ctrl-C's echoes (the terminal's, npm's) reach the whole
+      // group of npm start, and one arriving while the shutdown stops the broker would kill the
+      // script half-way and leave the broker running.
+      await runDetached('bash', [join(scripts, 'stop.sh')], env);
+    } finally {
+      // Whatever became of the script, the broker it was to stop does not outlive this call.
+      if (pid !== undefined) await killIfRunning(home, pid);
+    }
   };
 
   const runningBefore = await runningBrokerPid(home);
@@ -217,11 +223,34 @@ async function runStartScript(
 }
 
 /** The running broker's pid from `<home>/broker.pid`, if that process is a Kafka broker. */
-async function runningBrokerPid(home: string): Promise<number | undefined> {
-  const pid = Number((await readFile(join(home, 'broker.pid'), 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+/**
+ * Waits up to 10 s for the broker `pid` of `home` to be gone after stop.sh, then kills it and
+ * waits for that too (a broker must never outlive the `npm start` that started it).
+ */
+async function killIfRunning(home: string, pid: number): Promise<void> {
+  const running = async () => (await runningBrokerPidOf(pid)) !== undefined;
+  for (let waited = 0; waited < 10_000 && (await running()); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!(await running())) return;
+  process.stderr.write(`[kafka] the broker in ${home} (pid ${pid}) did not stop; killing it\n`);
+  process.kill(pid, 'SIGKILL');
+  for (let waited = 0; waited < 5_000 && (await running()); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** `pid` while it is alive and a Kafka broker (not a later process that reuses the number). */
+async function runningBrokerPidOf(pid: number): Promise<number | undefined> {
+  if (!alive(pid)) return undefined;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
   return cmdline === undefined || cmdline.includes('kafka.Kafka') ? pid : undefined;
+}
+
+async function runningBrokerPid(home: string): Promise<number | undefined> {
+  const pid = Number((await readFile(join(home, 'broker.pid'), 'utf8').catch(() => '')).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return runningBrokerPidOf(pid);
 }
 
 /**

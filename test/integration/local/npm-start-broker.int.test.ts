@@ -17,6 +17,8 @@ interface Exit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
   readonly stderr: string;
+  /** The JSON log lines at warn and error (stdout), to say why when an assertion fails. */
+  readonly warnings: string;
 }
 
 /**
@@ -118,7 +120,7 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
     expect(exit.stderr).not.toContain('exiting without waiting');
     expect(exit.stderr).toMatch(/^stopped$/m);
     expect(exit.code).toBe(0);
-    expect(await brokerProcesses(home)).toEqual([]);
+    expect(await brokerProcesses(home), `${exit.stderr}\n${exit.warnings}`).toEqual([]);
   });
 
   /**
@@ -137,10 +139,15 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
       cwd: root,
       env,
       detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
     let interrupted = false;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
@@ -161,7 +168,11 @@ describe('npm start and the pinned broker', { timeout: 180_000 }, () => {
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
       child.once('close', (c, s) => resolve([c, s])),
     );
-    return { code, signal, stderr };
+    const warnings = stdout
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"/.test(line))
+      .join('\n');
+    return { code, signal, stderr, warnings };
   }
 });
 

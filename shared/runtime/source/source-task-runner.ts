@@ -183,7 +183,12 @@ class SourceSession {
           sleep: deps.sleep,
           now: () => deps.clock.now(),
         },
-        { ref, fence: this.lease },
+        {
+          ref,
+          fence: this.lease,
+          // An undecided fate ends the invocation (retriably) by its deadline, not past it.
+          fateTimeoutMs: Math.max(1_000, Math.min(30_000, invocation.deadline - deps.clock.now())),
+        },
       );
       this.#recovery = recovered.outcome;
       const reconciled = await reconcileAtTaskStart(

@@ -46,7 +46,8 @@ export interface ReconcileResult {
 /**
  * Reads the offsets topic from the Kafka entry's watermark (from the start when there is none,
  * or it is of another topic) to its stable end, adopts what is newer than the store, and moves
- * the watermark. One Query, one bounded read of the topic, at most one write.
+ * the watermark. Two reads of the table (the Kafka entry, then every entry of the connector, at
+ * the same time as the topic), one bounded read of the topic, at most one write.
  */
 export async function reconcileWithOffsetsTopic(
   deps: ReconcileDeps,

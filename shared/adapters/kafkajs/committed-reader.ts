@@ -4,8 +4,7 @@ import { RetriableError } from '../../connect/errors.js';
 import type { CommittedRead, CommittedRecord, TopicPartitionOffset } from '../../ports/kafka.js';
 import {
   clusterFactoryOf,
-  FETCH_MAX_BYTES,
-  type FetchedPartition,
+  fetchCommitted,
   type InternalCluster,
   READ_COMMITTED,
 } from './record-fate.js';
@@ -58,7 +57,7 @@ async function readFrom(
         return stop === undefined || (next.get(p) ?? 0) < stop;
       });
       if (open.length === 0) break;
-      const fetched = await fetchOnce(cluster, topic, open, next);
+      const fetched = await fetchCommitted(cluster, topic, open, next);
       let progressed = false;
       for (const part of fetched) {
         const { partition } = part;
@@ -130,40 +129,4 @@ async function startingOffsets(
     }
   }
   return next;
-}
-
-/** One read_committed Fetch per leader for the partitions still below their stable end. */
-async function fetchOnce(
-  cluster: InternalCluster,
-  topic: string,
-  partitions: number[],
-  next: ReadonlyMap<number, number>,
-): Promise<FetchedPartition[]> {
-  const byLeader = cluster.findLeaderForPartitions(topic, partitions);
-  const answers = await Promise.all(
-    Object.entries(byLeader).map(async ([nodeId, led]) => {
-      const broker = await cluster.findBroker({ nodeId });
-      const { responses } = await broker.fetch({
-        replicaId: -1,
-        isolationLevel: READ_COMMITTED,
-        maxWaitTime: 0,
-        minBytes: 0,
-        maxBytes: FETCH_MAX_BYTES,
-        topics: [
-          {
-            topic,
-            partitions: led.map((partition) => ({
-              partition,
-              fetchOffset: String(next.get(partition) ?? 0),
-              maxBytes: FETCH_MAX_BYTES,
-            })),
-          },
-        ],
-      });
-      return responses.find((r) => r.topicName === topic)?.partitions ?? [];
-    }),
-  );
-  const fetched = answers.flat();
-  if (fetched.length === 0) throw new RetriableError(`the fetch of ${topic} answered nothing`);
-  return fetched;
 }

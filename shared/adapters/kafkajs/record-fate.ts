@@ -85,27 +85,9 @@ export async function readRecordFate(
   try {
     await cluster.connect();
     await cluster.addTargetTopic(topic);
-    const [leader] = Object.entries(cluster.findLeaderForPartitions(topic, [partition]))
-      .filter(([, partitions]) => partitions.includes(partition))
-      .map(([nodeId]) => nodeId);
-    if (leader === undefined) throw new RetriableError(`${topic}-${partition} has no leader`);
-    const broker = await cluster.findBroker({ nodeId: leader });
-    const { responses } = await broker.fetch({
-      replicaId: -1,
-      isolationLevel: READ_COMMITTED,
-      maxWaitTime: 0,
-      minBytes: 0,
-      maxBytes: FETCH_MAX_BYTES,
-      topics: [
-        {
-          topic,
-          partitions: [{ partition, fetchOffset: String(offset), maxBytes: FETCH_MAX_BYTES }],
-        },
-      ],
-    });
-    const fetched = responses
-      .find((r) => r.topicName === topic)
-      ?.partitions.find((p) => p.partition === partition);
+    const fetched = (
+      await fetchCommitted(cluster, topic, [partition], new Map([[partition, offset]]))
+    ).find((p) => p.partition === partition);
     if (fetched === undefined) {
       throw new RetriableError(`the fetch of ${topic}-${partition} answered nothing`);
     }
@@ -128,4 +110,43 @@ export function fateIn(fetched: FetchedPartition, offset: number): Transactional
     (t) => t.producerId === producerId && Number(t.firstOffset) <= offset,
   );
   return aborted ? 'aborted' : 'committed';
+}
+
+/**
+ * One read_committed Fetch per leader of `partitions`, each at its offset in `next` (no consumer
+ * group): what the broker answered for them (a partition without a leader is left out).
+ */
+export async function fetchCommitted(
+  cluster: InternalCluster,
+  topic: string,
+  partitions: number[],
+  next: ReadonlyMap<number, number>,
+): Promise<FetchedPartition[]> {
+  const byLeader = cluster.findLeaderForPartitions(topic, partitions);
+  const answers = await Promise.all(
+    Object.entries(byLeader).map(async ([nodeId, led]) => {
+      const broker = await cluster.findBroker({ nodeId });
+      const { responses } = await broker.fetch({
+        replicaId: -1,
+        isolationLevel: READ_COMMITTED,
+        maxWaitTime: 0,
+        minBytes: 0,
+        maxBytes: FETCH_MAX_BYTES,
+        topics: [
+          {
+            topic,
+            partitions: led.map((partition) => ({
+              partition,
+              fetchOffset: String(next.get(partition) ?? 0),
+              maxBytes: FETCH_MAX_BYTES,
+            })),
+          },
+        ],
+      });
+      return responses.find((r) => r.topicName === topic)?.partitions ?? [];
+    }),
+  );
+  const fetched = answers.flat();
+  if (fetched.length === 0) throw new RetriableError(`the fetch of ${topic} answered nothing`);
+  return fetched;
 }

@@ -17,6 +17,7 @@ import {
   type SourceRunResult,
 } from '../../../shared/runtime/source/source-task-runner.js';
 import { testEngine } from '../../support/engine.js';
+import { checkDelivery } from '../../support/eos-checker.js';
 import { testPlugins } from '../../support/plugin-modules.js';
 import {
   SEQUENCE_CONVERTERS,
@@ -78,36 +79,17 @@ async function restore(client: DynamoDBClient, table: string, snapshot: Item[]):
 
 /** Every (p, seq) of the topic, read_committed: duplicates and losses against 1..total. */
 async function audit(topic: string, partitions: number, total: number) {
-  const consumer = testKafka().consumer({ groupId: uniqueName('audit'), maxWaitTimeInMs: 100 });
-  const seen = new Map<number, number[]>();
-  let count = 0;
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const { p, seq } = JSON.parse(message.value?.toString() ?? '{}') as {
-        p: number;
-        seq: number;
-      };
-      seen.set(p, [...(seen.get(p) ?? []), seq]);
-      count += 1;
+  const kafka = testKafka();
+  const report = await checkDelivery({
+    kafka,
+    topic,
+    expected: new Map(Array.from({ length: partitions }, (_, p) => [String(p), total])),
+    identify: (value) => {
+      const { p, seq } = JSON.parse(value?.toString() ?? '{}') as { p: number; seq: number };
+      return { partition: String(p), seq };
     },
   });
-  const deadline = Date.now() + 20_000;
-  while (count < partitions * total && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive now
-  await consumer.disconnect();
-  let duplicates = 0;
-  let losses = 0;
-  for (let p = 0; p < partitions; p += 1) {
-    const seqs = seen.get(p) ?? [];
-    const unique = new Set(seqs);
-    duplicates += seqs.length - unique.size;
-    for (let seq = 1; seq <= total; seq += 1) if (!unique.has(seq)) losses += 1;
-  }
-  return { duplicates, losses };
+  return { duplicates: report.duplicates, losses: report.losses };
 }
 
 describe('source offsets: Kafka stays the truth when the state table is lost or restored', () => {

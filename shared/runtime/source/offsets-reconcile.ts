@@ -159,9 +159,9 @@ function nextKafkaEntry(
 
 export interface TaskStartDeps extends ReconcileDeps {
   readonly now: () => number;
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
   /** The container's memory (one per engine); without it, every task start reads the topic. */
-  readonly reconciler?: OffsetsTopicReconciler;
+  readonly reconciler?: OffsetsTopicReconciler | undefined;
 }
 
 export interface TaskStart {

@@ -196,10 +196,8 @@ class SourceSession {
           offsets: deps.store.offsets,
           admin,
           now: () => deps.clock.now(),
-          ...(deps.logger === undefined ? {} : { logger: deps.logger }),
-          ...(deps.offsetsTopicReconciler === undefined
-            ? {}
-            : { reconciler: deps.offsetsTopicReconciler }),
+          logger: deps.logger,
+          reconciler: deps.offsetsTopicReconciler,
         },
         {
           ref,

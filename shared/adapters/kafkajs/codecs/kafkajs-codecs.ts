@@ -2,7 +2,7 @@
  * The snappy, lz4 and zstd codecs in the shape kafkajs calls, and their registration in kafkajs'
  * process-wide `CompressionCodecs` table (kafkajs ships gzip only). Each codec loads its
  * implementation on first use, so a process that never meets a codec pays nothing for it (lz4js
- * allocates 5 MiB when loaded; the zstd WebAssembly module is instantiated on first compress).
+ * allocates 5 MiB when loaded; zstd is Node's own zlib).
  */
 import kafkajs from 'kafkajs';
 

@@ -277,3 +277,24 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     configProviders: readConfigProviderSettings(env, LAMBDA_CONFIG_PROVIDER_DEFAULTS),
   };
 }
+
+/** The environment of the `connector-resource` function (the CDK `Connector` custom resource). */
+export interface ConnectorResourceEnv {
+  /** `API_FUNCTION`: the api function every connector request goes through (required when one is sent). */
+  readonly apiFunction: string | undefined;
+  readonly region: string;
+  readonly logLevel: FunctionEnv['logLevel'];
+}
+
+export function readConnectorResourceEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): ConnectorResourceEnv {
+  const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  return {
+    apiFunction: optional(env, 'API_FUNCTION'),
+    region: env.AWS_REGION?.trim() || 'us-east-1',
+    logLevel: (['error', 'warn', 'info', 'debug'].includes(level)
+      ? level
+      : 'info') as FunctionEnv['logLevel'],
+  };
+}

@@ -126,6 +126,8 @@ export const DEFAULT_SIZES: Record<FunctionName, { memorySize: number; timeout: 
   enumerator: { memorySize: 512, timeout: Duration.minutes(2) },
   'source-task': { memorySize: 1024, timeout: Duration.minutes(15) },
   'sink-task': { memorySize: 1024, timeout: Duration.minutes(5) },
+  // The Connector construct's custom resource: at most two api calls of up to 29 s each.
+  'connector-resource': { memorySize: 256, timeout: Duration.minutes(2) },
 };
 
 /** Sink functions behind a Kafka event source mapping may run at most 14 minutes. */

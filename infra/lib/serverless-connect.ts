@@ -9,6 +9,9 @@ import { KafkaAccess, type KafkaAccessProps } from './kafka-access.js';
 import { ControlPlaneApi, type RestApiOptions } from './rest-api.js';
 import { StateTable, type StateTableProps } from './state-table.js';
 
+// Connectors declared in the app: `new Connector(stack, 'Orders', { connect, name, config })`.
+export { Connector, type ConnectorInitialState, type ConnectorProps } from './connector.js';
+
 /** Options of the enumerator's schedule. */
 export interface ScheduleOptions {
   /** @default Duration.minutes(1) */

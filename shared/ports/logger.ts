@@ -45,6 +45,8 @@ export const LOGGERS = {
   /** The local stand-in for Lambda's event source mappings. */
   esm: 'serverless-connect.esm',
   metrics: 'serverless-connect.metrics',
+  /** The CloudFormation custom resource behind the CDK `Connector` construct. */
+  connectorResource: 'serverless-connect.connector-resource',
 } as const;
 
 /** One of {@link LOGGERS}. */

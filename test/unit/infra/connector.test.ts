@@ -1,0 +1,188 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { describe, expect, it } from 'vitest';
+import { CONNECTOR_RESOURCE_TYPE } from '../../../infra/lib/connector.js';
+import { Connector, ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
+import { asArray, iamStatements, nagViolations, resourcesOf, TEST_ENV } from './synth.js';
+import { selfManagedPlain } from './variants.js';
+
+/** A deployment and the connectors `declare` adds to its stack, synthesized without bundling. */
+function synth(declare: (stack: Stack, connect: ServerlessConnect) => void) {
+  const app = new App({
+    context: {
+      'aws:cdk:bundling-stacks': [],
+      '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy': true,
+    },
+  });
+  const stack = new Stack(app, 'Test', { env: TEST_ENV });
+  const connect = new ServerlessConnect(stack, 'Connect', selfManagedPlain());
+  declare(stack, connect);
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+const S3_SINK = {
+  'connector.class': 's3-sink',
+  topics: 'orders',
+  's3.bucket.name': 'my-bucket',
+  'flush.size': '1000',
+};
+
+/** The connector resource handler's function (the only one whose description names it). */
+function handlerFunction(template: Template): [string, Record<string, unknown>] {
+  const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(
+    ([, fn]) => String(fn.Properties.Description).includes('Connector construct'),
+  );
+  expect(functions).toHaveLength(1);
+  const [found] = functions;
+  if (found === undefined) throw new Error('no handler');
+  return [found[0], found[1].Properties];
+}
+
+describe('Connector', { timeout: 60_000 }, () => {
+  it('declares the connector as a custom resource with its name, config and initial state', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'OrdersS3', {
+        connect,
+        name: 'orders-s3',
+        config: S3_SINK,
+        initialState: 'PAUSED',
+      });
+    });
+    // Assess
+    const [handlerId] = handlerFunction(template);
+    template.hasResource(CONNECTOR_RESOURCE_TYPE, {
+      Properties: {
+        ServiceToken: { 'Fn::GetAtt': [handlerId, 'Arn'] },
+        ConnectorName: 'orders-s3',
+        Config: S3_SINK,
+        InitialState: 'PAUSED',
+        ServiceTimeout: '300',
+      },
+      DeletionPolicy: 'Delete',
+      UpdateReplacePolicy: 'Delete',
+    });
+  });
+
+  it('creates the connector RUNNING unless told otherwise, and retains it on request', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'Kept', {
+        connect,
+        name: 'kept',
+        config: S3_SINK,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+    });
+    // Assess
+    template.hasResource(CONNECTOR_RESOURCE_TYPE, {
+      Properties: Match.objectLike({ ConnectorName: 'kept', InitialState: 'RUNNING' }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  it('shares one handler among the connectors of a deployment, invoking only the api function', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'A', { connect, name: 'a', config: S3_SINK });
+      new Connector(stack, 'B', { connect, name: 'b', config: S3_SINK });
+    });
+    // Assess
+    const [handlerId, handler] = handlerFunction(template);
+    expect(Object.keys(template.findResources(CONNECTOR_RESOURCE_TYPE))).toHaveLength(2);
+    expect(handler.Environment).toEqual({
+      Variables: expect.objectContaining({
+        API_FUNCTION: { Ref: expect.stringMatching(/^ConnectFunctionsApiFunction/) },
+      }),
+    });
+    expect(handler.VpcConfig).toBeUndefined();
+    const role = (handler.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const granted = iamStatements(template).filter(({ where }) =>
+      where.startsWith(role.replace(/Role[0-9A-F]{8}$/, 'Role')),
+    );
+    expect(granted.map(({ statement }) => [statement.Sid, statement.Action])).toEqual([
+      ['OwnLogGroup', ['logs:CreateLogStream', 'logs:PutLogEvents']],
+      ['InvokeApi', 'lambda:InvokeFunction'],
+    ]);
+    const invoke = granted.find(({ statement }) => statement.Sid === 'InvokeApi')?.statement;
+    expect(asArray(invoke?.Resource)).toEqual([
+      { 'Fn::GetAtt': [expect.stringMatching(/^ConnectFunctionsApiFunction/), 'Arn'] },
+    ]);
+    expect(handlerId).toMatch(/^ConnectConnectorResourcesHandler/);
+  });
+
+  it('keeps cdk-nag AwsSolutions clean', () => {
+    // Act
+    const { app } = synth((stack, connect) => {
+      new Connector(stack, 'OrdersS3', { connect, name: 'orders-s3', config: S3_SINK });
+    });
+    // Assess
+    expect(nagViolations(app)).toEqual([]);
+  });
+
+  it('writes secrets into the template as placeholders only', () => {
+    // Prepare
+    const literal = 'hunter2-literal-secret';
+    // Act
+    const { template } = synth((scope, connect) => {
+      const secret = new Secret(scope, 'S3Keys');
+      new Connector(scope, 'WithSecret', {
+        connect,
+        name: 'with-secret',
+        config: {
+          ...S3_SINK,
+          'aws.access.key.id': `\${secretsmanager:${secret.secretArn}:id}`,
+          'aws.secret.access.key': `\${secretsmanager:${secret.secretArn}:secret}`,
+        },
+      });
+      expect(
+        () =>
+          new Connector(scope, 'Inlined', {
+            connect,
+            name: 'inlined',
+            config: { ...S3_SINK, 'aws.secret.access.key': literal },
+          }),
+      ).toThrow(/aws\.secret\.access\.key holds a literal value/);
+    });
+    // Assess
+    const json = JSON.stringify(template.toJSON());
+    expect(json).not.toContain(literal);
+    template.hasResourceProperties(CONNECTOR_RESOURCE_TYPE, {
+      Config: Match.objectLike({
+        'aws.secret.access.key': {
+          'Fn::Join': ['', ['${secretsmanager:', { Ref: Match.anyValue() }, ':secret}']],
+        },
+      }),
+    });
+  });
+
+  it('refuses a SecretValue or dynamic reference where a placeholder belongs', () => {
+    expect(() =>
+      synth((stack, connect) => {
+        const secret = new Secret(stack, 'Jaas');
+        new Connector(stack, 'Dynamic', {
+          connect,
+          name: 'dynamic',
+          config: {
+            ...S3_SINK,
+            'admin.override.ssl.key.password': secret.secretValue.unsafeUnwrap(),
+          },
+        });
+      }),
+    ).toThrow(/admin\.override\.ssl\.key\.password is a CDK token/);
+  });
+
+  it('refuses a config whose name differs from the connector name', () => {
+    expect(() =>
+      synth((stack, connect) => {
+        new Connector(stack, 'Mismatch', {
+          connect,
+          name: 'orders',
+          config: { ...S3_SINK, name: 'other' },
+        });
+      }),
+    ).toThrow(/config\.name is other; leave it out or make it orders/);
+  });
+});

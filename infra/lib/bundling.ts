@@ -23,7 +23,13 @@ import { fileURLToPath } from 'node:url';
  */
 
 /** The Lambda entry points: `functions/<name>/handler.ts`, each exporting `handler`. */
-export const FUNCTION_NAMES = ['api', 'enumerator', 'source-task', 'sink-task'] as const;
+export const FUNCTION_NAMES = [
+  'api',
+  'enumerator',
+  'source-task',
+  'sink-task',
+  'authorizer',
+] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 /** The repository root (this file lives in `infra/lib/`). */

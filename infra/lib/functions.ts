@@ -126,6 +126,8 @@ export const DEFAULT_SIZES: Record<FunctionName, { memorySize: number; timeout: 
   enumerator: { memorySize: 512, timeout: Duration.minutes(2) },
   'source-task': { memorySize: 1024, timeout: Duration.minutes(15) },
   'sink-task': { memorySize: 1024, timeout: Duration.minutes(5) },
+  // The Connect tools' authorizer (infra/lib/connect-tools-auth.ts): one secret read per minute.
+  authorizer: { memorySize: 256, timeout: Duration.seconds(10) },
 };
 
 /** Sink functions behind a Kafka event source mapping may run at most 14 minutes. */

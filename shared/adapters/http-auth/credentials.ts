@@ -29,8 +29,11 @@ export type PresentedCredentials =
 
 /** RFC 7617's base64 token (padding optional, as some clients send it). */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-/** RFC 6750's b64token. */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/**
+ * A Bearer token: visible ASCII. Wider than RFC 6750's b64token, so a secret with punctuation
+ * works as a token too; it is compared, never interpreted.
+ */
+const TOKEN = /^[\x21-\x7e]+$/;
 
 /**
  * The credentials of an `Authorization` header in one of `schemes` (scheme names are
@@ -46,7 +49,7 @@ export function parseAuthorization(
   const scheme = (match[1] ?? '').toLowerCase();
   const value = match[2] ?? '';
   if (scheme === 'bearer' && schemes.includes('bearer')) {
-    return B64TOKEN.test(value) ? { scheme: 'bearer', token: value } : undefined;
+    return TOKEN.test(value) ? { scheme: 'bearer', token: value } : undefined;
   }
   if (scheme === 'basic' && schemes.includes('basic')) {
     if (!BASE64.test(value)) return undefined;

@@ -298,3 +298,40 @@ export function readConnectorResourceEnv(
       : 'info') as FunctionEnv['logLevel'],
   };
 }
+
+/** The Connect tools authorizer's environment (functions/authorizer). */
+export interface AuthorizerEnv {
+  /** `CREDENTIALS_SECRET_ARN`: the credentials secret (JSON, principal name → secret). */
+  readonly credentialsSecretArn: string;
+  /** `CREDENTIALS_SCHEMES`: `basic`, `bearer` or `both` (default). */
+  readonly credentialSchemes: 'basic' | 'bearer' | 'both';
+  /** `CREDENTIALS_CACHE_TTL_SECONDS`: how long a read secret is used (default 60). */
+  readonly cacheTtlSeconds: number;
+  readonly logLevel: 'error' | 'warn' | 'info' | 'debug';
+}
+
+export function readAuthorizerEnv(env: NodeJS.ProcessEnv = process.env): AuthorizerEnv {
+  const schemes = optional(env, 'CREDENTIALS_SCHEMES') ?? 'both';
+  if (schemes !== 'basic' && schemes !== 'bearer' && schemes !== 'both') {
+    throw new ConfigError(
+      `CREDENTIALS_SCHEMES must be basic, bearer or both (got ${schemes})`,
+      'CREDENTIALS_SCHEMES',
+    );
+  }
+  const ttl = Number(optional(env, 'CREDENTIALS_CACHE_TTL_SECONDS') ?? '60');
+  if (!Number.isInteger(ttl) || ttl < 0) {
+    throw new ConfigError(
+      'CREDENTIALS_CACHE_TTL_SECONDS must be a whole number of seconds, 0 or more',
+      'CREDENTIALS_CACHE_TTL_SECONDS',
+    );
+  }
+  const level = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  return {
+    credentialsSecretArn: required(env, 'CREDENTIALS_SECRET_ARN'),
+    credentialSchemes: schemes,
+    cacheTtlSeconds: ttl,
+    logLevel: ['error', 'warn', 'debug'].includes(level)
+      ? (level as AuthorizerEnv['logLevel'])
+      : 'info',
+  };
+}

@@ -1,7 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import {
+  type CredentialScheme,
+  Principals,
+  parseAuthorization,
+} from '../shared/adapters/http-auth/credentials.js';
 import { ConfigError } from '../shared/connect/errors.js';
 import { MAX_BODY_BYTES } from '../shared/control-plane/router.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
@@ -67,23 +71,45 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\./.test(h) || /^::ffff:127\./.test(h);
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** The server's credentials as principals: the Basic user, and `bearer` for the token. */
+function principalsOf(auth: ApiServerAuth): {
+  principals: Principals;
+  schemes: CredentialScheme[];
+} {
+  const schemes: CredentialScheme[] = [];
+  if (auth.basic !== undefined) schemes.push('basic');
+  if (auth.bearerToken !== undefined) schemes.push('bearer');
+  return {
+    principals: new Principals(
+      new Map([
+        ...(auth.basic === undefined
+          ? []
+          : [[auth.basic.username, [auth.basic.password]] as const]),
+        ...(auth.bearerToken === undefined
+          ? []
+          : [[BEARER_PRINCIPAL, [auth.bearerToken]] as const]),
+      ]),
+    ),
+    schemes,
+  };
 }
 
-function authorized(header: string | undefined, auth: ApiServerAuth): boolean {
-  if (header === undefined) return false;
-  const [scheme = '', credentials = ''] = header.trim().split(/\s+/, 2);
-  if (auth.bearerToken !== undefined && scheme.toLowerCase() === 'bearer') {
-    return sameSecret(credentials, auth.bearerToken);
-  }
-  if (auth.basic !== undefined && scheme.toLowerCase() === 'basic') {
-    const expected = `${auth.basic.username}:${auth.basic.password}`;
-    return sameSecret(Buffer.from(credentials, 'base64').toString('utf8'), expected);
-  }
-  return false;
+/** A principal name no Basic user can have (RFC 7617: no colon): the token's. */
+const BEARER_PRINCIPAL = ':bearer';
+
+/**
+ * Whether the header carries the server's credentials: the Basic pair, or the token as Bearer
+ * (compared in constant time, shared/adapters/http-auth).
+ */
+function authorized(
+  header: string | undefined,
+  { principals, schemes }: ReturnType<typeof principalsOf>,
+): boolean {
+  const presented = parseAuthorization(header, schemes);
+  if (presented === undefined) return false;
+  const principal = principals.authenticate(presented);
+  // A Bearer token is accepted only as the token, never as the Basic password.
+  return presented.scheme === 'bearer' ? principal === BEARER_PRINCIPAL : principal !== undefined;
 }
 
 function checkAuth(host: string, auth: ApiServerAuth | undefined): void {
@@ -181,11 +207,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   checkAuth(host, options.auth);
   const logger = options.logger ?? silentLogger;
   const { auth, handler } = options;
+  const credentials = auth === undefined ? undefined : principalsOf(auth);
 
   const respond = async (req: IncomingMessage, res: ServerResponse) => {
     sequence += 1;
     const requestId = `local-${process.pid}-${sequence}`;
-    if (auth !== undefined && !authorized(req.headers.authorization, auth)) {
+    if (
+      auth !== undefined &&
+      credentials !== undefined &&
+      !authorized(req.headers.authorization, credentials)
+    ) {
       req.resume();
       res.writeHead(401, {
         'Content-Type': 'application/json',

@@ -21,6 +21,8 @@ export interface AppConfig {
   readonly securityGroupIds: string[];
   readonly vpcEndpoints: boolean;
   readonly apiAuth: ApiAuthMode;
+  /** `api.connectTools` (apiAuth `connect-tools` or `iam-or-connect-tools` only). */
+  readonly connectTools: AppConnectTools | undefined;
   readonly publicOpenApi: boolean;
   readonly tableDeletionProtection: boolean;
   readonly dataBucketVersioned: boolean;
@@ -37,6 +39,15 @@ export interface AppConfig {
   readonly plugins: string[];
   /** Run the cdk-nag AwsSolutions checks on synth. */
   readonly nag: boolean;
+}
+
+/** The Connect tools' settings of the default app (context keys `connectTools*`). */
+export interface AppConnectTools {
+  readonly credentials: 'basic' | 'bearer' | 'both';
+  readonly secretArn: string | undefined;
+  readonly secretKeyArn: string | undefined;
+  /** The authorizer's secret cache and API Gateway's result cache, in seconds. */
+  readonly cacheSeconds: number;
 }
 
 /** Reads one context value (`app.node.tryGetContext`). */
@@ -84,6 +95,50 @@ function oneOf<T extends string>(
   return value as T;
 }
 
+const CONNECT_TOOLS_KEYS = [
+  'connectToolsCredentials',
+  'connectToolsSecretArn',
+  'connectToolsSecretKeyArn',
+  'connectToolsCacheSeconds',
+] as const;
+
+/** The `connectTools*` keys, which only the tools modes take. */
+function connectTools(get: ContextReader, apiAuth: ApiAuthMode): AppConnectTools | undefined {
+  if (apiAuth !== 'connect-tools' && apiAuth !== 'iam-or-connect-tools') {
+    const given = CONNECT_TOOLS_KEYS.find((key) => text(get, key) !== undefined);
+    if (given !== undefined) {
+      throw new Error(
+        `Context ${given} needs apiAuth connect-tools or iam-or-connect-tools (got ${apiAuth})`,
+      );
+    }
+    return undefined;
+  }
+  const secretArn = text(get, 'connectToolsSecretArn');
+  const secretKeyArn = text(get, 'connectToolsSecretKeyArn');
+  if (secretKeyArn !== undefined && secretArn === undefined) {
+    throw new Error(
+      'Context connectToolsSecretKeyArn is the key of connectToolsSecretArn: give both',
+    );
+  }
+  const cacheSeconds = integer(get, 'connectToolsCacheSeconds', 60);
+  if (cacheSeconds < 0 || cacheSeconds > 3600) {
+    throw new Error(
+      `Context connectToolsCacheSeconds must be between 0 and 3600 (got ${cacheSeconds})`,
+    );
+  }
+  return {
+    credentials: oneOf(
+      get,
+      'connectToolsCredentials',
+      ['basic', 'bearer', 'both'] as const,
+      'both',
+    ),
+    secretArn,
+    secretKeyArn,
+    cacheSeconds,
+  };
+}
+
 /** Parses and checks the context; throws with the offending key on a bad value. */
 export function readAppConfig(get: ContextReader): AppConfig {
   const kafkaBootstrapServers = list(get, 'kafkaBootstrapServers');
@@ -96,6 +151,12 @@ export function readAppConfig(get: ContextReader): AppConfig {
     throw new Error('Context kafkaSecretArn is required when kafkaAuth is scram');
   }
   const tls = text(get, 'kafkaTls');
+  const apiAuth = oneOf(
+    get,
+    'apiAuth',
+    ['iam', 'api-key', 'iam-and-api-key', 'connect-tools', 'iam-or-connect-tools'] as const,
+    'iam',
+  );
   return {
     stackName: text(get, 'stackName') ?? 'ServerlessConnect',
     kafkaBootstrapServers,
@@ -115,7 +176,8 @@ export function readAppConfig(get: ContextReader): AppConfig {
     subnetIds: list(get, 'subnetIds'),
     securityGroupIds: list(get, 'securityGroupIds'),
     vpcEndpoints: flag(get, 'vpcEndpoints', false),
-    apiAuth: oneOf(get, 'apiAuth', ['iam', 'api-key', 'iam-and-api-key'] as const, 'iam'),
+    apiAuth,
+    connectTools: connectTools(get, apiAuth),
     publicOpenApi: flag(get, 'publicOpenApi', false),
     tableDeletionProtection: flag(get, 'tableDeletionProtection', true),
     dataBucketVersioned: flag(get, 'dataBucketVersioned', true),

@@ -30,6 +30,7 @@ export const FUNCTION_NAMES = [
   'sink-task',
   // The CDK Connector construct's custom resource (infra/lib/connector.ts).
   'connector-resource',
+  'authorizer',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 

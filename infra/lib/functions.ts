@@ -128,6 +128,8 @@ export const DEFAULT_SIZES: Record<FunctionName, { memorySize: number; timeout: 
   'sink-task': { memorySize: 1024, timeout: Duration.minutes(5) },
   // The Connector construct's custom resource: at most two api calls of up to 29 s each.
   'connector-resource': { memorySize: 256, timeout: Duration.minutes(2) },
+  // The Connect tools' authorizer (infra/lib/connect-tools-auth.ts): one secret read per minute.
+  authorizer: { memorySize: 256, timeout: Duration.seconds(10) },
 };
 
 /** Sink functions behind a Kafka event source mapping may run at most 14 minutes. */

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { App, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type ISecurityGroup, type IVpc, SecurityGroup, Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { type AppConfig, readAppConfig } from './app-config.js';
+import { type AppConfig, type AppConnectTools, readAppConfig } from './app-config.js';
+import type { ConnectToolsAuthOptions } from './connect-tools-auth.js';
 import type { KafkaAccessProps, KafkaAuth } from './kafka-access.js';
 import { ServerlessConnect } from './serverless-connect.js';
 
@@ -39,7 +40,13 @@ export class ServerlessConnectStack extends Stack {
     const alarmTopic = config.alarmEmail === undefined ? undefined : this.#alarmTopic(config);
     this.connect = new ServerlessConnect(this, 'Connect', {
       kafka: this.#kafka(config),
-      api: { auth: config.apiAuth, publicOpenApi: config.publicOpenApi },
+      api: {
+        auth: config.apiAuth,
+        publicOpenApi: config.publicOpenApi,
+        ...(config.connectTools === undefined
+          ? {}
+          : { connectTools: connectToolsOptions(config.connectTools) }),
+      },
       stateTable: { deletionProtection: config.tableDeletionProtection },
       dataBucket: { versioned: config.dataBucketVersioned },
       functions: {
@@ -71,6 +78,18 @@ export class ServerlessConnectStack extends Stack {
     new CfnOutput(this, 'SourceTaskDlqUrl', { value: functions.sourceTaskDlq.queueUrl });
     if (api.apiKey !== undefined) {
       new CfnOutput(this, 'ApiKeyId', { value: api.apiKey.keyId });
+    }
+    if (api.toolsApi !== undefined && api.toolsApi !== api.api) {
+      new CfnOutput(this, 'ToolsApiUrl', {
+        value: api.toolsApi.url,
+        description: 'Kafka Connect REST API for Connect tools (Basic/Bearer)',
+      });
+    }
+    if (api.toolsAuth !== undefined) {
+      new CfnOutput(this, 'ConnectToolsSecretArn', {
+        value: api.toolsAuth.secret.secretArn,
+        description: 'Connect tools credentials (JSON: principal name → secret)',
+      });
     }
   }
 
@@ -131,6 +150,17 @@ export class ServerlessConnectStack extends Stack {
     });
     return topic;
   }
+}
+
+function connectToolsOptions(tools: AppConnectTools): ConnectToolsAuthOptions {
+  const cache = Duration.seconds(tools.cacheSeconds);
+  return {
+    credentials: tools.credentials,
+    ...(tools.secretArn === undefined ? {} : { secretArn: tools.secretArn }),
+    ...(tools.secretKeyArn === undefined ? {} : { secretKeyArn: tools.secretKeyArn }),
+    secretCacheTtl: cache,
+    resultsCacheTtl: cache,
+  };
 }
 
 export interface CreateAppOptions {

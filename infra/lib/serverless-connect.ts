@@ -103,6 +103,12 @@ export class ServerlessConnect extends Construct {
       ...(props.functions?.tracing === undefined ? {} : { tracing: props.functions.tracing }),
       ...props.api,
       handler: this.functions.api.function,
+      authorizerLogs: {
+        ...(props.functions?.logRetention === undefined
+          ? {}
+          : { retention: props.functions.logRetention }),
+        ...(props.functions?.logLevel === undefined ? {} : { level: props.functions.logLevel }),
+      },
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       ...props.monitoring,

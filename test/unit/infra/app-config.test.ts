@@ -17,6 +17,7 @@ describe('readAppConfig', () => {
       kafkaAuth: 'none',
       kafkaTls: undefined,
       apiAuth: 'iam',
+      connectTools: undefined,
       tableDeletionProtection: true,
       dataBucketVersioned: true,
       logRetentionDays: 30,
@@ -72,7 +73,7 @@ describe('readAppConfig', () => {
       readAppConfig(reader({ kafkaBootstrapServers: 'b:1', kafkaAuth: 'scram' })),
     ).toThrow(/kafkaSecretArn is required/);
     expect(() => readAppConfig(reader({ kafkaBootstrapServers: 'b:1', apiAuth: 'basic' }))).toThrow(
-      /apiAuth must be one of iam, api-key, iam-and-api-key/,
+      /apiAuth must be one of iam, api-key, iam-and-api-key, connect-tools, iam-or-connect-tools \(got basic\)/,
     );
     expect(() => readAppConfig(reader({ kafkaBootstrapServers: 'b:1', nag: 'yes' }))).toThrow(
       /nag must be true or false/,
@@ -80,5 +81,52 @@ describe('readAppConfig', () => {
     expect(() =>
       readAppConfig(reader({ kafkaBootstrapServers: 'b:1', logRetentionDays: 'week' })),
     ).toThrow(/logRetentionDays must be an integer/);
+  });
+
+  it('reads the Connect tools keys in the tools modes, with their defaults', () => {
+    // Prepare
+    const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:connect-tools-AbCdEf';
+    const key = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    // Act
+    const defaults = readAppConfig(
+      reader({ kafkaBootstrapServers: 'b:1', apiAuth: 'iam-or-connect-tools' }),
+    );
+    const given = readAppConfig(
+      reader({
+        kafkaBootstrapServers: 'b:1',
+        apiAuth: 'connect-tools',
+        connectToolsCredentials: 'bearer',
+        connectToolsSecretArn: arn,
+        connectToolsSecretKeyArn: key,
+        connectToolsCacheSeconds: '0',
+      }),
+    );
+    // Assess
+    expect(defaults.connectTools).toEqual({
+      credentials: 'both',
+      secretArn: undefined,
+      secretKeyArn: undefined,
+      cacheSeconds: 60,
+    });
+    expect(given).toMatchObject({
+      apiAuth: 'connect-tools',
+      connectTools: { credentials: 'bearer', secretArn: arn, secretKeyArn: key, cacheSeconds: 0 },
+    });
+  });
+
+  it('refuses bad Connect tools keys, and those keys outside the tools modes', () => {
+    const tools = { kafkaBootstrapServers: 'b:1', apiAuth: 'connect-tools' };
+    expect(() => readAppConfig(reader({ ...tools, connectToolsCredentials: 'digest' }))).toThrow(
+      /connectToolsCredentials must be one of basic, bearer, both \(got digest\)/,
+    );
+    expect(() => readAppConfig(reader({ ...tools, connectToolsCacheSeconds: '-1' }))).toThrow(
+      /connectToolsCacheSeconds must be between 0 and 3600/,
+    );
+    expect(() => readAppConfig(reader({ ...tools, connectToolsSecretKeyArn: 'arn:k' }))).toThrow(
+      /connectToolsSecretKeyArn is the key of connectToolsSecretArn/,
+    );
+    expect(() =>
+      readAppConfig(reader({ kafkaBootstrapServers: 'b:1', connectToolsCredentials: 'basic' })),
+    ).toThrow(/connectToolsCredentials needs apiAuth connect-tools or iam-or-connect-tools/);
   });
 });

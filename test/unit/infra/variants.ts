@@ -88,6 +88,28 @@ export const iamAndApiKey = (): ServerlessConnectProps => ({
   api: { auth: 'iam-and-api-key' },
 });
 
+export const TOOLS_SECRET_ARN =
+  'arn:aws:secretsmanager:eu-west-1:111122223333:secret:connect-tools-AbCdEf';
+
+/** Connect tools only (Basic), with a given secret and its customer-managed key. */
+export const connectToolsGivenSecret = (): ServerlessConnectProps => ({
+  ...selfManagedPlain(),
+  api: {
+    auth: 'connect-tools',
+    connectTools: {
+      credentials: 'basic',
+      secretArn: TOOLS_SECRET_ARN,
+      secretKeyArn: SECRET_KEY_ARN,
+    },
+  },
+});
+
+/** IAM or Connect tools (a second API), a generated secret, a web ACL and a public OpenAPI. */
+export const iamOrConnectTools = (): ServerlessConnectProps => ({
+  ...selfManagedPlain(),
+  api: { auth: 'iam-or-connect-tools', webAclArn: WEB_ACL_ARN, publicOpenApi: true },
+});
+
 export const VARIANTS: Record<string, (stack: Stack) => ServerlessConnectProps> = {
   'self-managed cluster without auth': selfManagedPlain,
   'MSK IAM in a VPC, traced': mskIamInVpc,
@@ -95,4 +117,6 @@ export const VARIANTS: Record<string, (stack: Stack) => ServerlessConnectProps> 
   'API key, public OpenAPI document, web ACL and alarm topic': apiKeyWithExtras,
   'IAM signature and API key': iamAndApiKey,
   'self-managed TLS with a private CA': selfManagedPrivateCa,
+  'Connect tools with a given secret': connectToolsGivenSecret,
+  'IAM or Connect tools': iamOrConnectTools,
 };

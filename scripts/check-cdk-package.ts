@@ -8,7 +8,8 @@
  * would: one `ServerlessConnect` without plugins and one with a plugin file of the app (written
  * against `serverless-connect/connect`), bundled by NodejsFunction with the package's esbuild
  * (local bundling, no Docker). Then checks that:
- * - each stack has the four functions, each bundle at most 1.5 MB;
+ * - each stack has the four functions (api, enumerator, source and sink task), each bundle at
+ *   most 1.5 MB;
  * - every bundled source file comes from the temporary app (the installed package or the app's
  *   own plugin), none from this repository;
  * - kafkajs is the patched copy the package ships (patches/kafkajs+2.2.4.patch);
@@ -25,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { Template } from 'aws-cdk-lib/assertions';
-import { BUNDLE_BUDGET_BYTES, FUNCTION_NAMES, REPO_ROOT } from '../infra/lib/bundling.js';
+import { BUNDLE_BUDGET_BYTES, REPO_ROOT } from '../infra/lib/bundling.js';
 import { bundleSources, functionBundles } from '../test/unit/infra/synth.js';
 
 const run = promisify(execFile);
@@ -39,6 +40,8 @@ const PLUGIN_CLASS = 'com.example.packaged.NothingSourceConnector';
 /** A log line only the patched kafkajs has (its eosManager retries the transaction coordinator). */
 const KAFKAJS_PATCH_MARK = 'transaction coordinator not ready, retrying';
 const STACKS = { plain: 'Connect', plugins: 'ConnectWithPlugins' } as const;
+/** The functions of every deployment, as their logical ids name them. */
+const ALWAYS = ['Api', 'Enumerator', 'SourceTask', 'SinkTask'];
 
 const APP = `import { App, Stack } from 'aws-cdk-lib';
 import { ServerlessConnect } from 'serverless-connect';
@@ -125,20 +128,25 @@ async function pack(work: string): Promise<string> {
   return path;
 }
 
-/** Each function's bundle of a synthesized stack, by logical id. */
+/**
+ * The bundle of each function of serverless-connect (a description starting with its name; not
+ * the CDK's own helper functions, if any) in a synthesized stack, by logical id.
+ */
 function bundlesOf(app: string, stack: string): Record<string, string> {
   const out = join(app, 'cdk.out');
   const template = Template.fromJSON(
     JSON.parse(readFileSync(join(out, `${stack}.template.json`), 'utf8')),
   );
-  return functionBundles(template, out);
+  const bundles = functionBundles(template, out);
+  const ours = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+    String(fn.Properties?.Description ?? '').startsWith('serverless-connect'),
+  );
+  return Object.fromEntries(ours.map(([id]) => [id, bundles[id] ?? '']));
 }
 
 function checkBundles(app: string, stack: string, bundles: Record<string, string>): void {
-  expect(
-    Object.keys(bundles).length === FUNCTION_NAMES.length,
-    `${stack}: ${Object.keys(bundles).length} functions, not ${FUNCTION_NAMES.length}`,
-  );
+  const missing = ALWAYS.filter((name) => !Object.keys(bundles).some((id) => id.includes(name)));
+  expect(missing.length === 0, `${stack}: no ${missing.join(', ')} function`);
   const bundledKafkajs = join(app, 'node_modules', 'serverless-connect', 'node_modules', 'kafkajs');
   for (const [id, bundle] of Object.entries(bundles)) {
     expect(existsSync(bundle), `${stack}/${id}: no bundle at ${bundle}`);

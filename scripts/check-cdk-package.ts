@@ -2,7 +2,7 @@
  * `npm run check:cdk-package [-- --keep]`: the construct package works without this repository.
  *
  * Packs it (`npm run pack:cdk`), installs the tarball into a fresh folder outside the repository
- * with aws-cdk-lib and constructs at the versions this repository pins (npm's cache reused,
+ * with aws-cdk-lib, constructs and typescript at the versions this repository pins (npm's cache reused,
  * `--prefer-offline`; Node and npm from the PATH without this checkout's node_modules, so nothing
  * of the checkout is found), then synthesizes a small JavaScript CDK app there, as a user's app
  * would: one `ServerlessConnect` without plugins and one with a plugin file of the app (written
@@ -16,7 +16,8 @@
  * - the plugin stack's bundles hold the plugin and one copy of the plugin API;
  * - each bundle loads in Node and exports `handler` as a function (the AWS SDK, which the
  *   Lambda runtime provides, linked from this repository's node_modules for that step only);
- * - a CommonJS app can `require('serverless-connect')`.
+ * - a CommonJS app can `require('serverless-connect')`, and a TypeScript app (ES2022, strict)
+ *   type-checks against the package's declarations, an unknown prop refused.
  * Last line `cdk-package: ok in <s>s`, or `cdk-package: FAILED (...)` with a non-zero exit.
  */
 import { execFile } from 'node:child_process';
@@ -79,6 +80,32 @@ export const plugins: PluginModule['plugins'] = [
   { className: '${PLUGIN_CLASS}', type: 'source', version: '1.0.0', create: () => new NothingSourceConnector() },
 ];
 `;
+
+/** A TypeScript app's use of the package's types, type-checked with the app's own settings. */
+const TYPED_APP = `import { App, Duration, Stack } from 'aws-cdk-lib';
+import { type KafkaAccessProps, ServerlessConnect, type ServerlessConnectProps } from 'serverless-connect';
+import type { PluginModule } from 'serverless-connect/connect';
+
+const kafka: KafkaAccessProps = { bootstrapServers: ['b-1.example.com:9098'], auth: { mode: 'iam' } };
+const props: ServerlessConnectProps = { kafka, schedule: { rate: Duration.minutes(2) } };
+const connect = new ServerlessConnect(new Stack(new App(), 'Typed'), 'Connect', props);
+export const name: string = connect.functions.api.function.functionName;
+export const none: PluginModule['plugins'] = [];
+// @ts-expect-error: the props have no such key
+new ServerlessConnect(new Stack(new App(), 'Wrong'), 'Connect', { kafka, tables: 1 });
+`;
+const TYPED_APP_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  files: ['typed-app.ts'],
+};
 
 class CheckFailed extends Error {}
 
@@ -206,11 +233,13 @@ async function main(work: string): Promise<void> {
   );
   await writeFile(join(app, 'app.mjs'), APP);
   await writeFile(join(app, 'plugins', 'nothing-source.ts'), PLUGIN);
+  await writeFile(join(app, 'typed-app.ts'), TYPED_APP);
+  await writeFile(join(app, 'tsconfig.json'), JSON.stringify(TYPED_APP_TSCONFIG, null, 2));
 
   const pinned = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
-  const cdk = ['aws-cdk-lib', 'constructs'].map(
+  const cdk = ['aws-cdk-lib', 'constructs', 'typescript'].map(
     (name) => `${name}@${pinned.devDependencies[name]}`,
   );
   await step(
@@ -220,6 +249,12 @@ async function main(work: string): Promise<void> {
     app,
   );
   await step('synth with bundling', 'node', ['app.mjs'], app);
+  await step(
+    'tsc of a TypeScript app',
+    'node',
+    [join('node_modules', 'typescript', 'bin', 'tsc')],
+    app,
+  );
 
   const all: string[] = [];
   for (const stack of Object.values(STACKS)) {

@@ -175,9 +175,11 @@ async function main(): Promise<void> {
     if (version === undefined) throw new Error(`${name} is not a devDependency of the root`);
     return `^${version}`;
   };
+  const { name, ...fields } = template;
   const manifest: PackageJson = {
-    ...template,
+    name,
     version: root.version as string,
+    ...fields,
     dependencies: dependenciesOf(root, packages),
     bundleDependencies: [PATCHED.name],
     peerDependencies: { 'aws-cdk-lib': peer('aws-cdk-lib'), constructs: peer('constructs') },

@@ -34,8 +34,37 @@ export const FUNCTION_NAMES = [
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
-/** The repository root (this file lives in `infra/lib/`). */
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The root holding `functions/` and `shared/`, which esbuild bundles: the repository (this file
+ * lives in `infra/lib/`), or the installed construct package (compiled to `dist/infra/lib/`, its
+ * sources beside `dist/`; scripts/pack-cdk.ts).
+ */
+export const REPO_ROOT = sourceRoot(dirname(fileURLToPath(import.meta.url)));
+
+function sourceRoot(here: string): string {
+  const candidates = [join(here, '..', '..'), join(here, '..', '..', '..')];
+  const root = candidates.find((dir) => existsSync(join(dir, 'functions', '_compose.ts')));
+  if (root === undefined) {
+    throw new Error(`serverless-connect: no functions/ sources above ${here} to bundle`);
+  }
+  return root;
+}
+
+/**
+ * The tsconfig.json esbuild compiles the sources (and TypeScript plugins) with: the repository's,
+ * or the one the construct package ships, never one of the user's app.
+ */
+export const TSCONFIG = join(REPO_ROOT, 'tsconfig.json');
+
+/**
+ * What NodejsFunction takes as `depsLockFilePath` (it only has to exist: no node modules are
+ * installed into the bundles): the repository's lock file, or the package's package.json in the
+ * construct package, which ships none.
+ */
+export function depsLockFile(root: string = REPO_ROOT): string {
+  const lock = join(root, 'package-lock.json');
+  return existsSync(lock) ? lock : join(root, 'package.json');
+}
 
 /**
  * The absolute path of a function's entry file, under the repository or under the source root

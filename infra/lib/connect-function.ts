@@ -15,11 +15,13 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
   bundleBudgetCommand,
+  depsLockFile,
   ESBUILD_OPTIONS,
   type FunctionName,
   functionEntry,
   functionsRoot,
   REPO_ROOT,
+  TSCONFIG,
 } from './bundling.js';
 
 /**
@@ -75,6 +77,7 @@ export function nodejsBundling() {
     banner: ESBUILD_OPTIONS.banner.js,
     externalModules: [...ESBUILD_OPTIONS.external],
     esbuildArgs: { '--tree-shaking': String(ESBUILD_OPTIONS.treeShaking) },
+    tsconfig: TSCONFIG,
     // Local esbuild (a devDependency) only: synth never needs Docker.
     forceDockerBundling: false,
     logLevel: LogLevel.WARNING,
@@ -174,7 +177,7 @@ export class ConnectFunction extends Construct {
       entry: functionEntry(props.name, functionsRoot(props.plugins)),
       handler: 'handler',
       projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      depsLockFilePath: depsLockFile(),
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       description: props.description,

@@ -7,9 +7,12 @@ import { describe, expect, it } from 'vitest';
 import {
   BUNDLE_BUDGET_BYTES,
   bundleBudgetCommand,
+  depsLockFile,
   ESBUILD_OPTIONS,
   FUNCTION_NAMES,
   functionEntry,
+  REPO_ROOT,
+  TSCONFIG,
 } from '../../../infra/lib/bundling.js';
 import { FUNCTION_RUNTIME, nodejsBundling } from '../../../infra/lib/connect-function.js';
 
@@ -31,7 +34,22 @@ describe('bundling options', () => {
       externalModules: [...ESBUILD_OPTIONS.external],
       esbuildArgs: { '--tree-shaking': 'true' },
       forceDockerBundling: false,
+      tsconfig: join(REPO_ROOT, 'tsconfig.json'),
     });
+    expect(TSCONFIG).toBe(join(REPO_ROOT, 'tsconfig.json'));
+  });
+
+  it("gives NodejsFunction the repository's lock file, or the package.json of the construct package, which ships none", () => {
+    // Prepare
+    const installed = mkdtempSync(join(tmpdir(), 'sc-package-'));
+    writeFileSync(join(installed, 'package.json'), '{}');
+    try {
+      // Act, Assess
+      expect(depsLockFile()).toBe(join(REPO_ROOT, 'package-lock.json'));
+      expect(depsLockFile(installed)).toBe(join(installed, 'package.json'));
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+    }
   });
 
   it('checks the bundle budget after NodejsFunction bundles each function', () => {

@@ -12,7 +12,7 @@ import {
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Code, LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
 import { mskIamStatements } from './msk-iam.js';
 import { createVpcEndpoints } from './vpc-endpoints.js';
@@ -123,6 +123,7 @@ export class KafkaAccess extends Construct {
   readonly caLayer: LayerVersion | undefined;
   readonly #caSecret: Secret | undefined;
   readonly #props: KafkaAccessProps;
+  #endpoints: IConstruct[] = [];
 
   constructor(scope: Construct, id: string, props: KafkaAccessProps) {
     super(scope, id);
@@ -193,7 +194,7 @@ export class KafkaAccess extends Construct {
       }),
     ];
     if (this.#props.vpcEndpoints === true) {
-      createVpcEndpoints(this, vpc, vpcSubnets, {
+      this.#endpoints = createVpcEndpoints(vpc, vpcSubnets, {
         readsSecrets: this.auth.mode === 'scram' || this.#props.caCertificatePem !== undefined,
       });
     }
@@ -217,6 +218,11 @@ export class KafkaAccess extends Construct {
     throw new Error(
       'KafkaAccess: the VPC has no private subnets (with egress or isolated); give vpcSubnets',
     );
+  }
+
+  /** The VPC endpoints this construct added to the VPC (children of the VPC, not of this). */
+  get vpcEndpoints(): readonly IConstruct[] {
+    return this.#endpoints;
   }
 
   /** The environment every function's Kafka client reads (functions/_env.ts). */

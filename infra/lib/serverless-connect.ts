@@ -46,8 +46,8 @@ export interface ServerlessConnectProps {
    */
   readonly plugins?: readonly string[];
   /**
-   * Tags on every taggable resource of the construct (`Tags.of(this)`). The default app tags
-   * its whole stack instead (context `tags`).
+   * Tags on every taggable resource of the construct (`Tags.of(this)`) and on the VPC endpoints
+   * it adds to `kafka.vpc`. The default app tags its whole stack instead (context `tags`).
    * @default - none
    */
   readonly tags?: Readonly<Record<string, string>>;
@@ -116,6 +116,8 @@ export class ServerlessConnect extends Construct {
     });
     acknowledgeIamWildcards(this);
     acknowledgeServerlessFindings(this);
-    for (const [key, value] of Object.entries(props.tags ?? {})) Tags.of(this).add(key, value);
+    for (const [key, value] of Object.entries(props.tags ?? {})) {
+      for (const scope of [this, ...this.kafka.vpcEndpoints]) Tags.of(scope).add(key, value);
+    }
   }
 }

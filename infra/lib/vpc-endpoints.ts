@@ -8,7 +8,7 @@ import {
   type IVpc,
   type SubnetSelection,
 } from 'aws-cdk-lib/aws-ec2';
-import type { Construct } from 'constructs';
+import type { IConstruct } from 'constructs';
 
 /** What decides the endpoints beyond the ones every deployment needs. */
 export interface EndpointOptions {
@@ -61,18 +61,17 @@ function routeTableOf(subnet: ISubnet): string | undefined {
 }
 
 /**
- * Creates, under `scope`, the DynamoDB and S3 gateway endpoints on the route tables of
+ * Creates, in `vpc`, the DynamoDB and S3 gateway endpoints on the route tables of
  * `selection`'s subnets, and the interface endpoints of {@link vpcEndpointNeeds} in one of its
  * subnets per Availability Zone (an interface endpoint takes no more), with private DNS and a
  * security group admitting HTTPS from the VPC's CIDR (Lambda's Kafka pollers in the cluster's
- * subnets use them too when the cluster is in this VPC).
+ * subnets use them too when the cluster is in this VPC). Returns them.
  */
 export function createVpcEndpoints(
-  scope: Construct,
   vpc: IVpc,
   selection: SubnetSelection,
   options: EndpointOptions,
-): void {
+): IConstruct[] {
   const { subnets } = vpc.selectSubnets(selection);
   const unrouted = subnets.filter((s) => routeTableOf(s) === undefined).map((s) => s.subnetId);
   if (unrouted.length > 0) {
@@ -82,11 +81,14 @@ export function createVpcEndpoints(
         'them with Subnet.fromSubnetAttributes({ subnetId, routeTableId, availabilityZone })',
     );
   }
+  // Children of the VPC, as `vpc.addGatewayEndpoint` makes them: the logical ids of earlier
+  // deployments stay (a replaced interface endpoint would clash on its private DNS name).
+  const endpoints: IConstruct[] = [];
   for (const [id, service] of [
     ['DynamoDbEndpoint', GatewayVpcEndpointAwsService.DYNAMODB],
     ['S3Endpoint', GatewayVpcEndpointAwsService.S3],
   ] as const) {
-    new GatewayVpcEndpoint(scope, id, { vpc, service, subnets: [{ subnets }] });
+    endpoints.push(new GatewayVpcEndpoint(vpc, id, { vpc, service, subnets: [{ subnets }] }));
   }
   const zones = new Set<string>();
   const perZone = subnets.filter((subnet) => {
@@ -97,11 +99,14 @@ export function createVpcEndpoints(
     return true;
   });
   for (const service of vpcEndpointNeeds(options)) {
-    new InterfaceVpcEndpoint(scope, `${service.shortName}Endpoint`, {
-      vpc,
-      service,
-      subnets: { subnets: perZone },
-      privateDnsEnabled: true,
-    });
+    endpoints.push(
+      new InterfaceVpcEndpoint(vpc, `${service.shortName}Endpoint`, {
+        vpc,
+        service,
+        subnets: { subnets: perZone },
+        privateDnsEnabled: true,
+      }),
+    );
   }
+  return endpoints;
 }

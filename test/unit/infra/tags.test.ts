@@ -1,9 +1,9 @@
 import { App, CfnResource, Stack, TagManager } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
 import { resourcesOf, synthDefaultApp, TEST_ENV, vpcLookupContext } from './synth.js';
-import { MSK_ARN, selfManagedPlain } from './variants.js';
+import { MSK_ARN, scramInVpcWithEndpoints } from './variants.js';
 
 const TAGS = { team: 'data', env: 'prod', 'cost-center': 'kafka=connect' };
 
@@ -89,24 +89,22 @@ describe('tags', () => {
     }
   }, 30_000);
 
-  it('tags the construct’s resources from its tags prop, and nothing outside it', () => {
+  it('tags the construct’s resources and VPC endpoints from its tags prop, nothing else', () => {
     // Prepare
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new Stack(app, 'Tagged', { env: TEST_ENV });
-    // Act
-    new ServerlessConnect(stack, 'Connect', { ...selfManagedPlain(), tags: TAGS });
-    const outside = new CfnResource(stack, 'Outside', { type: 'AWS::SQS::Queue' });
+    // Act: the variant's table key is the stack's, outside the construct.
+    new ServerlessConnect(stack, 'Connect', { ...scramInVpcWithEndpoints(stack), tags: TAGS });
+    const template = Template.fromStack(stack);
     // Assess
-    const template = app.synth().getStackArtifact(stack.artifactId).template as {
-      Resources: Record<string, { Properties?: Record<string, unknown> }>;
-    };
-    const tagged = Object.entries(template.Resources).filter(
-      ([id, r]) => id !== 'Outside' && tagsOf(r.Properties).team === 'data',
-    );
-    expect(tagged.length).toBeGreaterThan(25);
-    expect(
-      template.Resources[stack.resolve(outside.logicalId) as string]?.Properties,
-    ).toBeUndefined();
+    const endpoints = Object.entries(resourcesOf(template, 'AWS::EC2::VPCEndpoint'));
+    expect(endpoints.map(([id]) => id.slice(0, 3))).toEqual(['Vpc', 'Vpc', 'Vpc', 'Vpc', 'Vpc']);
+    for (const [, endpoint] of endpoints) expect(tagsOf(endpoint.Properties)).toEqual(TAGS);
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
+    for (const fn of functions) expect(tagsOf(fn.Properties)).toEqual(TAGS);
+    const keys = Object.values(resourcesOf(template, 'AWS::KMS::Key'));
+    expect(keys).toHaveLength(1);
+    expect(tagsOf(keys[0]?.Properties)).toEqual({});
   });
 
   it.each([

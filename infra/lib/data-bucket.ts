@@ -26,14 +26,15 @@ export interface DataBucketProps {
    * would leave a noncurrent copy of the object's earlier content, and each write would be a new
    * version id to consumers that key on it. Off, a key is one object, replaced in place. On, the
    * default lifecycle keeps one previous version per key (the content before the last rewrite
-   * or delete) and expires older ones after a day.
+   * or delete) and expires older ones after a day. A bucket created versioned stays versioned
+   * when this turns false (CloudFormation leaves it; suspend it with `put-bucket-versioning`).
    * @default false
    */
   readonly versioned?: boolean;
   /**
    * Lifecycle rules.
-   * @default - abort incomplete multipart uploads after 7 days; when versioned, keep one
-   * noncurrent version per key and expire the others after 1 day
+   * @default - abort incomplete multipart uploads after 7 days; keep one noncurrent version per
+   * key and expire the others after 1 day (nothing to do unless the bucket is or was versioned)
    */
   readonly lifecycleRules?: LifecycleRule[];
   /**
@@ -65,23 +66,22 @@ function asIBucket(bucket: Bucket): IBucket {
   return bucket as unknown as IBucket;
 }
 
-function defaultLifecycle(versioned: boolean): LifecycleRule[] {
-  return [
-    {
-      id: 'abort-incomplete-multipart-uploads',
-      abortIncompleteMultipartUploadAfter: Duration.days(7),
-    },
-    ...(versioned
-      ? [
-          {
-            id: 'expire-noncurrent-versions',
-            noncurrentVersionsToRetain: 1,
-            noncurrentVersionExpiration: Duration.days(1),
-          },
-        ]
-      : []),
-  ];
-}
+/**
+ * The rule for noncurrent versions comes with or without versioning: it does nothing on a bucket
+ * never versioned, and cleans up one that was (CloudFormation leaves versioning on when the
+ * property goes, and S3 can only suspend it).
+ */
+const DEFAULT_LIFECYCLE: LifecycleRule[] = [
+  {
+    id: 'abort-incomplete-multipart-uploads',
+    abortIncompleteMultipartUploadAfter: Duration.days(7),
+  },
+  {
+    id: 'expire-noncurrent-versions',
+    noncurrentVersionsToRetain: 1,
+    noncurrentVersionExpiration: Duration.days(1),
+  },
+];
 
 /**
  * The S3 bucket of the S3 sink and source connectors (their `s3.bucket.name`): no public access,
@@ -119,7 +119,7 @@ export class DataBucket extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       versioned,
-      lifecycleRules: props.lifecycleRules ?? defaultLifecycle(versioned),
+      lifecycleRules: props.lifecycleRules ?? DEFAULT_LIFECYCLE,
       serverAccessLogsBucket: logs,
       serverAccessLogsPrefix: 'data-bucket/',
       removalPolicy,
@@ -149,9 +149,8 @@ export class DataBucket extends Construct {
       versioned,
       lifecycleRules: [
         { id: 'expire-access-logs', expiration: Duration.days(90) },
-        ...(versioned
-          ? [{ id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(1) }]
-          : []),
+        // Also when unversioned: a bucket an earlier deployment versioned stays versioned.
+        { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(1) },
       ],
       removalPolicy,
     });

@@ -20,11 +20,17 @@ describe('DataBucket', { timeout: 30_000 }, () => {
     const bucket = dataBucket();
     // Assess
     expect(bucket.VersioningConfiguration).toBeUndefined();
+    // The noncurrent rule cleans up a bucket an earlier deployment versioned (it stays so).
     expect(bucket.LifecycleConfiguration).toEqual({
       Rules: [
         {
           Id: 'abort-incomplete-multipart-uploads',
           AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+          Status: 'Enabled',
+        },
+        {
+          Id: 'expire-noncurrent-versions',
+          NoncurrentVersionExpiration: { NoncurrentDays: 1, NewerNoncurrentVersions: 1 },
           Status: 'Enabled',
         },
       ],

@@ -37,8 +37,10 @@ export interface AppConfig {
   readonly configProvidersFileAllowedPaths: string[] | undefined;
   /** Plugin module paths (relative to the app's directory) or package names. */
   readonly plugins: string[];
-  /** Run the cdk-nag AwsSolutions checks on synth. */
+  /** Run the cdk-nag AwsSolutions and Serverless checks on synth. */
   readonly nag: boolean;
+  /** Tags on the stack and every resource in it; empty: none. */
+  readonly tags: Record<string, string>;
 }
 
 /** The Connect tools' settings of the default app (context keys `connectTools*`). */
@@ -139,6 +141,40 @@ function connectTools(get: ContextReader, apiAuth: ApiAuthMode): AppConnectTools
   };
 }
 
+/**
+ * Context `tags`: `key=value,key=value` (command line), or an object of strings (cdk.json, or
+ * its JSON text on the command line). Keys and values as CloudFormation takes them.
+ */
+function tags(get: ContextReader): Record<string, string> {
+  const value = get('tags');
+  if (value === undefined || value === null || value === '') return {};
+  let entries: [string, unknown][];
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    entries = Object.entries(value);
+  } else if (typeof value === 'string' && value.trim().startsWith('{')) {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new Error('Context tags must be key=value pairs or a JSON object');
+    }
+    entries = Object.entries(parsed);
+  } else {
+    entries = list(get, 'tags').map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`Context tags: expected key=value, got ${pair}`);
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+    });
+  }
+  for (const [key, v] of entries) {
+    if (typeof v !== 'string')
+      throw new Error(`Context tags: the value of ${key} must be a string`);
+    if (key.length === 0 || key.length > 128 || key.toLowerCase().startsWith('aws:')) {
+      throw new Error(`Context tags: ${key} is not a tag key (1-128 characters, not aws:...)`);
+    }
+    if (v.length > 256) throw new Error(`Context tags: the value of ${key} is over 256 characters`);
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
 /** Parses and checks the context; throws with the offending key on a bad value. */
 export function readAppConfig(get: ContextReader): AppConfig {
   const kafkaBootstrapServers = list(get, 'kafkaBootstrapServers');
@@ -157,6 +193,15 @@ export function readAppConfig(get: ContextReader): AppConfig {
     ['iam', 'api-key', 'iam-and-api-key', 'connect-tools', 'iam-or-connect-tools'] as const,
     'iam',
   );
+  const vpcId = text(get, 'vpcId');
+  if (vpcId === undefined) {
+    // Subnets, groups and endpoints belong to a VPC the app looks up (route tables, CIDR).
+    for (const key of ['subnetIds', 'securityGroupIds', 'vpcEndpoints']) {
+      if (text(get, key) !== undefined && !(key === 'vpcEndpoints' && !flag(get, key, false))) {
+        throw new Error(`Context ${key} needs vpcId (the VPC the functions run in)`);
+      }
+    }
+  }
   return {
     stackName: text(get, 'stackName') ?? 'ServerlessConnect',
     kafkaBootstrapServers,
@@ -172,7 +217,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     ),
     kafkaTls: tls === undefined ? undefined : flag(get, 'kafkaTls', false),
     kafkaCaCertificateFile: text(get, 'kafkaCaCertificateFile'),
-    vpcId: text(get, 'vpcId'),
+    vpcId,
     subnetIds: list(get, 'subnetIds'),
     securityGroupIds: list(get, 'securityGroupIds'),
     vpcEndpoints: flag(get, 'vpcEndpoints', false),
@@ -180,7 +225,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     connectTools: connectTools(get, apiAuth),
     publicOpenApi: flag(get, 'publicOpenApi', false),
     tableDeletionProtection: flag(get, 'tableDeletionProtection', true),
-    dataBucketVersioned: flag(get, 'dataBucketVersioned', true),
+    dataBucketVersioned: flag(get, 'dataBucketVersioned', false),
     transactionalIdPrefix: text(get, 'transactionalIdPrefix'),
     logLevel: oneOf(get, 'logLevel', ['error', 'warn', 'info', 'debug'] as const, 'info'),
     logRetentionDays: integer(get, 'logRetentionDays', 30),
@@ -193,5 +238,6 @@ export function readAppConfig(get: ContextReader): AppConfig {
         : list(get, 'configProvidersFileAllowedPaths'),
     plugins: list(get, 'plugins'),
     nag: flag(get, 'nag', true),
+    tags: tags(get),
   };
 }

@@ -5,6 +5,7 @@ import { Construct, type IConstruct } from 'constructs';
 import { ConnectFunction } from './connect-function.js';
 import { isSecretKey, secretValueProblem } from './connector-secrets.js';
 import { type ConnectFunctions, DEFAULT_SIZES } from './functions.js';
+import { acknowledgeConnectorResourceFindings } from './serverless-nag.js';
 
 /** What a connector needs of its deployment: a `ServerlessConnect`. */
 export interface ConnectorHost extends IConstruct {
@@ -77,6 +78,7 @@ export class ConnectorResourceProvider extends Construct {
       // CloudFormation instead.
       retryAttempts: 0,
     });
+    acknowledgeConnectorResourceFindings(this.handler.function);
     this.handler.role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'InvokeApi',

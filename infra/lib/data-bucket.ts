@@ -21,15 +21,20 @@ export interface DataBucketProps {
    */
   readonly bucket?: IBucket;
   /**
-   * Keep every version of every object (a replayed sink batch rewrites the same keys, so versions
-   * show the history of a key).
-   * @default true
+   * Keep previous versions of objects. The S3 sink appends to an object by writing it whole
+   * again (each batch, while the object's offset range fills), so with versioning every batch
+   * would leave a noncurrent copy of the object's earlier content, and each write would be a new
+   * version id to consumers that key on it. Off, a key is one object, replaced in place. On, the
+   * default lifecycle keeps one previous version per key (the content before the last rewrite
+   * or delete) and expires older ones after a day. A bucket created versioned stays versioned
+   * when this turns false (CloudFormation leaves it; suspend it with `put-bucket-versioning`).
+   * @default false
    */
   readonly versioned?: boolean;
   /**
    * Lifecycle rules.
-   * @default - abort incomplete multipart uploads after 7 days; expire noncurrent versions after
-   * 30 days
+   * @default - abort incomplete multipart uploads after 7 days; keep one noncurrent version per
+   * key and expire the others after 1 day (nothing to do unless the bucket is or was versioned)
    */
   readonly lifecycleRules?: LifecycleRule[];
   /**
@@ -61,17 +66,39 @@ function asIBucket(bucket: Bucket): IBucket {
   return bucket as unknown as IBucket;
 }
 
+/**
+ * The rule for noncurrent versions comes with or without versioning: it does nothing on a bucket
+ * never versioned, and cleans up one that was (CloudFormation leaves versioning on when the
+ * property goes, and S3 can only suspend it).
+ */
 const DEFAULT_LIFECYCLE: LifecycleRule[] = [
   {
     id: 'abort-incomplete-multipart-uploads',
     abortIncompleteMultipartUploadAfter: Duration.days(7),
   },
-  { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(30) },
+  {
+    id: 'expire-noncurrent-versions',
+    noncurrentVersionsToRetain: 1,
+    noncurrentVersionExpiration: Duration.days(1),
+  },
 ];
 
 /**
  * The S3 bucket of the S3 sink and source connectors (their `s3.bucket.name`): no public access,
- * TLS only, S3-managed encryption, versioning and lifecycle rules, server access logs.
+ * TLS only, S3-managed encryption, lifecycle rules, server access logs.
+ *
+ * Versioning and notifications follow from how the S3 sink writes (its README): an object's key
+ * is a function of its Kafka coordinates, and each batch appends by writing the whole object
+ * again under `If-Match` (or creates it under `If-None-Match: *`), so one key is written several
+ * times while its offset range fills, each write holding every record of the previous one plus
+ * the new ones, in offset order. Hence versioning is off by default (a rewrite replaces the
+ * object, no noncurrent copies pile up, no new version id for the same data), and the bucket
+ * sends event notifications only when `notifySourcePrefixes` asks, to EventBridge, for the S3
+ * sources' prefixes, never the sinks' output. A consumer of the sinks' output that subscribes to
+ * `Object Created` itself gets one event per write: it must key on the object key (the event's
+ * `sequencer` orders writes of one key) and take records above the `last-offset` metadata it
+ * already read from that key, or wait until a later object of the same partition exists (the
+ * earlier one is then final). docs/deploy.md, "The data bucket".
  */
 export class DataBucket extends Construct {
   readonly bucket: IBucket;
@@ -83,15 +110,15 @@ export class DataBucket extends Construct {
       return;
     }
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
-    const logs =
-      props.accessLogsBucket ?? this.#accessLogsBucket(removalPolicy, props.versioned ?? true);
+    const versioned = props.versioned ?? false;
+    const logs = props.accessLogsBucket ?? this.#accessLogsBucket(removalPolicy, versioned);
     const bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       minimumTLSVersion: 1.2,
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      versioned: props.versioned ?? true,
+      versioned,
       lifecycleRules: props.lifecycleRules ?? DEFAULT_LIFECYCLE,
       serverAccessLogsBucket: logs,
       serverAccessLogsPrefix: 'data-bucket/',
@@ -122,9 +149,8 @@ export class DataBucket extends Construct {
       versioned,
       lifecycleRules: [
         { id: 'expire-access-logs', expiration: Duration.days(90) },
-        ...(versioned
-          ? [{ id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(1) }]
-          : []),
+        // Also when unversioned: a bucket an earlier deployment versioned stays versioned.
+        { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(1) },
       ],
       removalPolicy,
     });

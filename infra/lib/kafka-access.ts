@@ -1,10 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SecretValue, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import {
-  GatewayVpcEndpointAwsService,
-  InterfaceVpcEndpointAwsService,
   type ISecurityGroup,
   type IVpc,
   SecurityGroup,
@@ -14,9 +12,10 @@ import {
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Code, LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
 import { mskIamStatements } from './msk-iam.js';
+import { createVpcEndpoints } from './vpc-endpoints.js';
 
 /** How the functions and the sink mappings authenticate to Kafka. */
 export type KafkaAuth =
@@ -76,14 +75,18 @@ export interface KafkaAccessProps {
    * @default - functions outside any VPC (the brokers must be reachable from the internet)
    */
   readonly vpc?: IVpc;
-  /** @default - the VPC's private subnets with egress */
+  /**
+   * @default - the VPC's private subnets with egress; in a VPC without any (no NAT gateway),
+   * its isolated subnets
+   */
   readonly vpcSubnets?: SubnetSelection;
   /** @default - one new security group allowing all outbound traffic, no inbound */
   readonly securityGroups?: ISecurityGroup[];
   /**
    * Create the VPC endpoints the functions and mappings need when the subnets have no NAT:
-   * gateway endpoints for DynamoDB and S3 (free) and interface endpoints for Lambda, STS and
-   * (SCRAM) Secrets Manager (billed per AZ-hour).
+   * gateway endpoints for DynamoDB and S3 (free, on the route tables of `vpcSubnets`) and
+   * interface endpoints (billed per AZ-hour, one subnet of `vpcSubnets` per AZ, private DNS,
+   * HTTPS from the VPC's CIDR) for the services listed by `vpcEndpointNeeds` (vpc-endpoints.ts).
    * @default false
    */
   readonly vpcEndpoints?: boolean;
@@ -120,6 +123,7 @@ export class KafkaAccess extends Construct {
   readonly caLayer: LayerVersion | undefined;
   readonly #caSecret: Secret | undefined;
   readonly #props: KafkaAccessProps;
+  #endpoints: IConstruct[] = [];
 
   constructor(scope: Construct, id: string, props: KafkaAccessProps) {
     super(scope, id);
@@ -181,7 +185,7 @@ export class KafkaAccess extends Construct {
   }
 
   #placement(vpc: IVpc): FunctionPlacement {
-    const vpcSubnets = this.#props.vpcSubnets ?? { subnetType: SubnetType.PRIVATE_WITH_EGRESS };
+    const vpcSubnets = this.#props.vpcSubnets ?? this.#defaultSubnets(vpc);
     const securityGroups = this.#props.securityGroups ?? [
       new SecurityGroup(this, 'FunctionsSecurityGroup', {
         vpc,
@@ -190,25 +194,35 @@ export class KafkaAccess extends Construct {
       }),
     ];
     if (this.#props.vpcEndpoints === true) {
-      vpc.addGatewayEndpoint('DynamoDbEndpoint', {
-        service: GatewayVpcEndpointAwsService.DYNAMODB,
-        subnets: [vpcSubnets],
+      this.#endpoints = createVpcEndpoints(vpc, vpcSubnets, {
+        readsSecrets: this.auth.mode === 'scram' || this.#props.caCertificatePem !== undefined,
       });
-      vpc.addGatewayEndpoint('S3Endpoint', {
-        service: GatewayVpcEndpointAwsService.S3,
-        subnets: [vpcSubnets],
-      });
-      const services = [InterfaceVpcEndpointAwsService.LAMBDA, InterfaceVpcEndpointAwsService.STS];
-      if (this.auth.mode === 'scram') services.push(InterfaceVpcEndpointAwsService.SECRETS_MANAGER);
-      for (const service of services) {
-        vpc.addInterfaceEndpoint(`${service.shortName}Endpoint`, {
-          service,
-          subnets: vpcSubnets,
-          privateDnsEnabled: true,
-        });
-      }
     }
     return { vpc, vpcSubnets, securityGroups };
+  }
+
+  /** Private subnets with egress; without any (no NAT), the isolated ones. */
+  #defaultSubnets(vpc: IVpc): SubnetSelection {
+    if (vpc.privateSubnets.length > 0) return { subnetType: SubnetType.PRIVATE_WITH_EGRESS };
+    if (vpc.isolatedSubnets.length > 0) {
+      if (this.#props.vpcEndpoints !== true) {
+        Annotations.of(this).addWarningV2(
+          'serverless-connect:isolated-subnets-without-endpoints',
+          'The VPC has no subnets with egress: the functions run in its isolated subnets, which ' +
+            'need VPC endpoints (vpcEndpoints: true, or endpoints of your own) to reach DynamoDB, ' +
+            'S3, Lambda and STS.',
+        );
+      }
+      return { subnetType: SubnetType.PRIVATE_ISOLATED };
+    }
+    throw new Error(
+      'KafkaAccess: the VPC has no private subnets (with egress or isolated); give vpcSubnets',
+    );
+  }
+
+  /** The VPC endpoints this construct added to the VPC (children of the VPC, not of this). */
+  get vpcEndpoints(): readonly IConstruct[] {
+    return this.#endpoints;
   }
 
   /** The environment every function's Kafka client reads (functions/_env.ts). */

@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { App, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { type ISecurityGroup, type IVpc, SecurityGroup, Subnet, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import {
+  type ISecurityGroup,
+  type ISubnet,
+  type IVpc,
+  SecurityGroup,
+  type SubnetSelection,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { type AppConfig, type AppConnectTools, readAppConfig } from './app-config.js';
 import type { ConnectToolsAuthOptions } from './connect-tools-auth.js';
@@ -37,6 +44,8 @@ export class ServerlessConnectStack extends Stack {
       ...props,
     });
     const { config } = props;
+    // The stack's tags go on the stack and on every taggable resource in it.
+    for (const [key, value] of Object.entries(config.tags)) Tags.of(this).add(key, value);
     const alarmTopic = config.alarmEmail === undefined ? undefined : this.#alarmTopic(config);
     this.connect = new ServerlessConnect(this, 'Connect', {
       kafka: this.#kafka(config),
@@ -110,6 +119,10 @@ export class ServerlessConnectStack extends Stack {
     const securityGroups: ISecurityGroup[] = config.securityGroupIds.map((sg, i) =>
       SecurityGroup.fromSecurityGroupId(this, `SecurityGroup${i}`, sg),
     );
+    const vpcSubnets =
+      vpc === undefined || config.subnetIds.length === 0
+        ? undefined
+        : this.#subnets(vpc, config.subnetIds, config.vpcId ?? '');
     return {
       bootstrapServers: config.kafkaBootstrapServers,
       auth,
@@ -123,18 +136,32 @@ export class ServerlessConnectStack extends Stack {
         : {
             vpc,
             vpcEndpoints: config.vpcEndpoints,
-            ...(config.subnetIds.length === 0
-              ? {}
-              : {
-                  vpcSubnets: {
-                    subnets: config.subnetIds.map((id, i) =>
-                      Subnet.fromSubnetId(this, `Subnet${i}`, id),
-                    ),
-                  },
-                }),
+            ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
             ...(securityGroups.length === 0 ? {} : { securityGroups }),
           }),
     };
+  }
+
+  /**
+   * The looked-up VPC's subnets with these ids, with their route tables (the gateway endpoints
+   * are routed through them). Before the CLI has looked the VPC up (its first pass gets a
+   * placeholder VPC), the placeholder's default subnets stand in.
+   */
+  #subnets(vpc: IVpc, ids: string[], vpcId: string): SubnetSelection | undefined {
+    if (vpc.vpcId !== vpcId) return undefined;
+    const known = new Map<string, ISubnet>(
+      [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets].map((s) => [
+        s.subnetId,
+        s,
+      ]),
+    );
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      throw new Error(
+        `Context subnetIds: ${missing.join(', ')} not in VPC ${vpcId} (its subnets: ${[...known.keys()].join(', ')})`,
+      );
+    }
+    return { subnets: ids.map((id) => known.get(id) as ISubnet) };
   }
 
   #alarmTopic(config: AppConfig): Topic {
@@ -143,6 +170,11 @@ export class ServerlessConnectStack extends Stack {
       enforceSSL: true,
     });
     topic.addSubscription(new EmailSubscription(config.alarmEmail ?? ''));
+    Validations.of(topic).acknowledge({
+      id: 'Serverless-SNSRedrivePolicy',
+      reason:
+        'An alarm e-mail that cannot be delivered leaves the alarm in ALARM on the console and the dashboard; a queue for lost e-mails would need an alarm of its own, notified through this same topic.',
+    });
     Validations.of(topic).acknowledge({
       id: 'AwsSolutions-SNS2',
       reason:
@@ -170,7 +202,8 @@ export interface CreateAppOptions {
 
 /**
  * The default app (infra/bin/app.ts): the stack from context, in the CLI's default account and
- * region when it knows them, with the cdk-nag AwsSolutions checks unless context `nag` is false.
+ * region when it knows them, with the cdk-nag AwsSolutions and Serverless checks unless context
+ * `nag` is false.
  */
 export function createApp(options: CreateAppOptions = {}): {
   app: App;
@@ -192,6 +225,8 @@ export function createApp(options: CreateAppOptions = {}): {
           },
         }),
   });
-  if (config.nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  if (config.nag) {
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  }
   return { app, stack, config };
 }

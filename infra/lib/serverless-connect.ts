@@ -1,4 +1,4 @@
-import type { Duration } from 'aws-cdk-lib';
+import { type Duration, Tags } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Monitoring, type MonitoringOptions } from './alarms.js';
 import { DataBucket, type DataBucketProps } from './data-bucket.js';
@@ -7,6 +7,7 @@ import { ConnectFunctions, type FunctionsOptions } from './functions.js';
 import { acknowledgeIamWildcards } from './iam-wildcards.js';
 import { KafkaAccess, type KafkaAccessProps } from './kafka-access.js';
 import { ControlPlaneApi, type RestApiOptions } from './rest-api.js';
+import { acknowledgeServerlessFindings } from './serverless-nag.js';
 import { StateTable, type StateTableProps } from './state-table.js';
 
 // Connectors declared in the app: `new Connector(stack, 'Orders', { connect, name, config })`.
@@ -28,7 +29,7 @@ export interface ServerlessConnectProps {
   readonly api?: RestApiOptions;
   /** @default - AWS-managed encryption, deletion protection on, retained on stack deletion */
   readonly stateTable?: StateTableProps;
-  /** @default - a new versioned, encrypted, TLS-only bucket with access logs, retained */
+  /** @default - a new unversioned, encrypted, TLS-only bucket with access logs, retained */
   readonly dataBucket?: DataBucketProps;
   /** @default - see {@link FunctionsOptions} */
   readonly functions?: FunctionsOptions;
@@ -47,6 +48,12 @@ export interface ServerlessConnectProps {
    * @default - none: the built-in plugins only
    */
   readonly plugins?: readonly string[];
+  /**
+   * Tags on every taggable resource of the construct (`Tags.of(this)`) and on the VPC endpoints
+   * it adds to `kafka.vpc`. The default app tags its whole stack instead (context `tags`).
+   * @default - none
+   */
+  readonly tags?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -117,5 +124,9 @@ export class ServerlessConnect extends Construct {
       sourceTaskDlq: this.functions.sourceTaskDlq,
     });
     acknowledgeIamWildcards(this);
+    acknowledgeServerlessFindings(this);
+    for (const [key, value] of Object.entries(props.tags ?? {})) {
+      for (const scope of [this, ...this.kafka.vpcEndpoints]) Tags.of(scope).add(key, value);
+    }
   }
 }

@@ -19,13 +19,30 @@ describe('readAppConfig', () => {
       apiAuth: 'iam',
       connectTools: undefined,
       tableDeletionProtection: true,
-      dataBucketVersioned: true,
+      dataBucketVersioned: false,
       logRetentionDays: 30,
       enumeratorReservedConcurrency: 2,
       nag: true,
       subnetIds: [],
       plugins: [],
+      tags: {},
     });
+  });
+
+  it('reads tags as key=value pairs, a JSON object, or its JSON text', () => {
+    // Prepare
+    const read = (tags: unknown) => readAppConfig(reader({ kafkaBootstrapServers: 'b:1', tags }));
+    // Act, Assess
+    expect(read('team=data, env=prod,url=a=b').tags).toEqual({
+      team: 'data',
+      env: 'prod',
+      url: 'a=b',
+    });
+    expect(read({ team: 'data', empty: '' }).tags).toEqual({ team: 'data', empty: '' });
+    expect(read('{"team":"data"}').tags).toEqual({ team: 'data' });
+    expect(() => read('["team"]')).toThrow(/tags: expected key=value/);
+    expect(() => read({ ['k'.repeat(129)]: 'v' })).toThrow(/is not a tag key/);
+    expect(() => read({ team: 'v'.repeat(257) })).toThrow(/over 256 characters/);
   });
 
   it('reads command-line strings and cdk.json values alike', () => {
@@ -36,6 +53,7 @@ describe('readAppConfig', () => {
         kafkaAuth: 'scram',
         kafkaSecretArn: 'arn:aws:secretsmanager:eu-west-1:1:secret:AmazonMSK_x-AbCdEf',
         kafkaTls: 'true',
+        vpcId: 'vpc-1',
         subnetIds: 'subnet-1,subnet-2',
         tableDeletionProtection: 'false',
         enumeratorReservedConcurrency: '0',
@@ -46,6 +64,7 @@ describe('readAppConfig', () => {
       reader({
         kafkaBootstrapServers: ['b:9092'],
         kafkaTls: false,
+        vpcId: 'vpc-1',
         subnetIds: ['subnet-1'],
         plugins: ['./plugins/acme.ts'],
       }),

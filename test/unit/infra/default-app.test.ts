@@ -141,7 +141,7 @@ describe('default app', () => {
     });
   });
 
-  it('keeps the data bucket private, TLS-only, encrypted, versioned, logged and retained', () => {
+  it('keeps the data bucket private, TLS-only, encrypted, unversioned, logged and retained', () => {
     const bucket = logicalIdOf('ConnectDataBucket', 'AWS::S3::Bucket');
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
@@ -157,7 +157,7 @@ describe('default app', () => {
           IgnorePublicAcls: true,
           RestrictPublicBuckets: true,
         },
-        VersioningConfiguration: { Status: 'Enabled' },
+        VersioningConfiguration: Match.absent(),
         LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'data-bucket/' }),
       }),
     });

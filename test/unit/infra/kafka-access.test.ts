@@ -1,4 +1,6 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Subnet } from 'aws-cdk-lib/aws-ec2';
 import type { Policy } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import { ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
 import { resourcesOf, type Synthesized, statementOf, synthConstruct } from './synth.js';
 import {
   CA_PEM,
+  importedVpc,
   MSK_ARN,
   mskIamInVpc,
   SECRET_ARN,
@@ -156,6 +159,42 @@ describe('KafkaAccess', () => {
       PrivateDnsEnabled: true,
       SubnetIds: SUBNET_IDS,
     });
+  });
+
+  it('names the subnets whose route tables the gateway endpoints need', () => {
+    // Prepare: subnets imported by id alone, as `-c subnetIds` used to be.
+    const stack = new Stack(new App(), 'Unrouted');
+    const vpc = importedVpc(stack);
+    // Act
+    const build = () =>
+      new KafkaAccess(stack, 'Kafka', {
+        bootstrapServers: ['b:9092'],
+        vpc,
+        vpcSubnets: { subnets: [Subnet.fromSubnetId(stack, 'S', 'subnet-0ccccccccccccccc3')] },
+        vpcEndpoints: true,
+      });
+    // Assess
+    expect(build).toThrow(
+      /vpcEndpoints needs the route tables of the subnets subnet-0ccccccccccccccc3 .*Subnet\.fromSubnetAttributes/,
+    );
+  });
+
+  it('adds a Secrets Manager endpoint for the pollers when a private CA is given', () => {
+    // Prepare
+    const stack = new Stack(new App(), 'CaEndpoints');
+    // Act
+    new KafkaAccess(stack, 'Kafka', {
+      bootstrapServers: ['broker-1.internal:9093'],
+      tls: true,
+      caCertificatePem: CA_PEM,
+      vpc: importedVpc(stack),
+      vpcEndpoints: true,
+    });
+    // Assess
+    const services = Object.values(
+      resourcesOf(Template.fromStack(stack), 'AWS::EC2::VPCEndpoint'),
+    ).map((e) => JSON.stringify(e.Properties.ServiceName));
+    expect(services.filter((s) => s.includes('.secretsmanager'))).toHaveLength(1);
   });
 
   it('grants the table key to the functions through DynamoDB only', () => {

@@ -1,5 +1,7 @@
-import { Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../infra/lib/serverless-connect-stack.js';
@@ -154,7 +156,7 @@ describe('IAM policies', () => {
   });
 });
 
-describe('cdk-nag AwsSolutions', () => {
+describe('cdk-nag AwsSolutions and Serverless', () => {
   // The first cdk-nag run loads every rule: allow for a busy machine.
   it.each(Object.keys(VARIANTS))(
     'reports no unacknowledged finding (%s)',
@@ -193,6 +195,24 @@ describe('cdk-nag AwsSolutions', () => {
     const synthDirty = () => dirty.app.synth();
     // Assess
     expect(synthClean).not.toThrow();
+    expect(synthDirty).toThrow(/[Vv]alidation/);
+  }, 30_000);
+
+  it('fails the default app synthesis on an unacknowledged Serverless finding', () => {
+    // Prepare: a second schedule of the api function, its target without a dead letter queue.
+    const context = { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] };
+    const dirty = createApp({ context });
+    new Rule(dirty.stack, 'ExtraSchedule', {
+      schedule: Schedule.rate(Duration.hours(1)),
+      targets: [new LambdaFunction(dirty.stack.connect.functions.api.function)],
+    });
+    // Act
+    const report = nagViolations(dirty.app);
+    const synthDirty = () => dirty.app.synth();
+    // Assess
+    expect(report).toEqual([
+      { rule: 'error Serverless-EventBusDLQ', paths: ['ServerlessConnect/ExtraSchedule/Resource'] },
+    ]);
     expect(synthDirty).toThrow(/[Vv]alidation/);
   }, 30_000);
 });

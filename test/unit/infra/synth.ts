@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { REPO_ROOT } from '../../../infra/lib/bundling.js';
 import {
   ServerlessConnect,
   type ServerlessConnectProps,
 } from '../../../infra/lib/serverless-connect.js';
+import { createApp } from '../../../infra/lib/serverless-connect-stack.js';
 
 /** The account and region of the test stacks (no AWS credentials are used). */
 export const TEST_ENV = { account: '111122223333', region: 'eu-west-1' };
@@ -47,10 +48,15 @@ export function synthConstruct(
   return { app, stack, connect, template: Template.fromStack(stack) };
 }
 
-/** What cdk-nag's AwsSolutions pack reports for the app (errors and warnings alike). */
+/**
+ * What cdk-nag's AwsSolutions and Serverless packs (the default app's synth runs both) report
+ * for the app, errors and warnings alike.
+ */
 export function nagViolations(app: App): { rule: string; paths: string[] }[] {
-  const report = new AwsSolutionsChecks().validateScope(app);
-  return report.violations.map((v) => ({
+  const violations = [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap(
+    (pack) => pack.validateScope(app).violations,
+  );
+  return violations.map((v) => ({
     rule: `${v.severity ?? ''} ${v.ruleName}`.trim(),
     paths: v.violatingResources.map((r) => r.constructPath ?? r.resourceLogicalId ?? '?'),
   }));
@@ -119,4 +125,71 @@ export function functionBundles(template: Template, assemblyDir: string): Record
 export function bundleSources(bundle: string): string[] {
   const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
   return map.sources.map((source) => resolve(dirname(bundle), source));
+}
+
+/** A subnet of a looked-up VPC, as the CLI's VPC context provider reports it. */
+export interface LookedUpSubnet {
+  readonly subnetId: string;
+  readonly cidr: string;
+  readonly availabilityZone: string;
+  readonly routeTableId: string;
+}
+
+/**
+ * The context the CLI stores after looking VPC `vpcId` up in {@link TEST_ENV} (`cdk.context.json`),
+ * so that `Vpc.fromLookup` finds it offline. The CLI calls subnets routed to a NAT gateway
+ * `Private`, those without a route out `Isolated`.
+ */
+export function vpcLookupContext(
+  vpcId: string,
+  groups: Record<'Public' | 'Private' | 'Isolated', readonly LookedUpSubnet[]>,
+): Record<string, unknown> {
+  const key = `vpc-provider:account=${TEST_ENV.account}:filter.vpc-id=${vpcId}:region=${TEST_ENV.region}:returnAsymmetricSubnets=true`;
+  const subnetGroups = Object.entries(groups)
+    .filter(([, subnets]) => subnets.length > 0)
+    .map(([type, subnets]) => ({ name: type, type, subnets }));
+  return { [key]: { vpcId, vpcCidrBlock: '10.0.0.0/16', availabilityZones: [], subnetGroups } };
+}
+
+/** The default app, as `cdk synth` runs it in TEST_ENV, synthesized without bundling. */
+export interface SynthesizedApp {
+  readonly app: App;
+  readonly template: Template;
+  /** The stack's warnings (annotations). */
+  readonly warnings: string[];
+  /** The context keys the CLI still has to look up. */
+  readonly missing: string[];
+}
+
+/** The default app with cdk.json's context and `context` over it, as `cdk synth -c ...` runs it. */
+export function synthDefaultApp(context: Record<string, unknown>): SynthesizedApp {
+  const saved = {
+    account: process.env.CDK_DEFAULT_ACCOUNT,
+    region: process.env.CDK_DEFAULT_REGION,
+  };
+  process.env.CDK_DEFAULT_ACCOUNT = TEST_ENV.account;
+  process.env.CDK_DEFAULT_REGION = TEST_ENV.region;
+  try {
+    const { app, stack } = createApp({
+      context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context },
+    });
+    const assembly = app.synth();
+    const artifact = assembly.getStackArtifact(stack.artifactId);
+    return {
+      app,
+      template: Template.fromJSON(artifact.template),
+      warnings: artifact.messages
+        .filter((m) => m.level === 'warning')
+        .map((m) => String(m.entry.data)),
+      missing: (assembly.manifest.missing ?? []).map((m) => m.key),
+    };
+  } finally {
+    for (const [name, value] of [
+      ['CDK_DEFAULT_ACCOUNT', saved.account],
+      ['CDK_DEFAULT_REGION', saved.region],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }

@@ -77,7 +77,7 @@ export function invocation(
       const { context } = request;
       const loggers = options.loggers();
       await loggers.refresh?.().catch(() => undefined);
-      const logContext = { function: context.functionName, requestId: context.awsRequestId };
+      const logContext = { function: context.functionName, awsRequestId: context.awsRequestId };
       invocations.set(context, {
         deadline: Date.now() + Math.max(1_000, context.getRemainingTimeInMillis() - margin),
         logger: loggers(options.logger, logContext),

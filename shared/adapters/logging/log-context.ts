@@ -10,9 +10,9 @@ import type { LogFields } from '../../ports/logger.js';
  *
  * @example
  * ```ts
- * await withLogContext({ function: 'sink-task', requestId }, async () => {
+ * await withLogContext({ function: 'sink-task', awsRequestId }, async () => {
  *   addLogContext({ connector: 'orders' });
- *   logger.info('batch written'); // {"message":"batch written","function":"sink-task","requestId":...,"connector":"orders"}
+ *   logger.info('batch written'); // {"message":"batch written","function":"sink-task","awsRequestId":...,"connector":"orders"}
  * });
  * ```
  */

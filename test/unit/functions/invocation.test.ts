@@ -79,7 +79,7 @@ describe('invocation middleware', () => {
       expect.objectContaining({
         logger: LOGGERS.sink,
         function: 'sink-task',
-        requestId: 'req-7',
+        awsRequestId: 'req-7',
         task: 0,
       }),
     ]);

@@ -14,7 +14,7 @@ describe('log context', () => {
     const lines: string[] = [];
     const logger = jsonLogger('info', { logger: 'serverless-connect.sink' }, (l) => lines.push(l));
     // Act
-    await withLogContext({ function: 'sink-task', requestId: 'req-1' }, async () => {
+    await withLogContext({ function: 'sink-task', awsRequestId: 'req-1' }, async () => {
       await tick();
       addLogContext({ connector: 'orders' });
       logger.info('batch written', { records: 3 });
@@ -25,11 +25,11 @@ describe('log context', () => {
       expect.objectContaining({
         message: 'batch written',
         function: 'sink-task',
-        requestId: 'req-1',
+        awsRequestId: 'req-1',
         connector: 'orders',
         records: 3,
       }),
-      expect.not.objectContaining({ requestId: expect.anything() }),
+      expect.not.objectContaining({ awsRequestId: expect.anything() }),
     ]);
   });
 

@@ -1,0 +1,122 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { localLambdaContext } from '../../../local/esm/lambda-context.js';
+import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { testDynamo, uniqueName } from '../../support/services.js';
+
+/** `LOG_LEVEL_REFRESH_SECONDS` of this test: how long a level change may take to apply. */
+const REFRESH_SECONDS = 5;
+
+function proxyEvent(method: string, path: string, body?: unknown): APIGatewayProxyEvent {
+  return {
+    resource: '/{proxy+}',
+    path,
+    httpMethod: method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { proxy: path.slice(1) },
+    stageVariables: null,
+    body: body === undefined ? null : JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: {
+      path: `/prod${path}`,
+      stage: 'prod',
+      requestId: uniqueName('req'),
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The deployed composition (functions/_compose.ts `compose()`, env as the CDK app sets it) over
+ * dynalite, its api handler invoked as Lambda does: `PUT /admin/loggers/...` changes what the
+ * function logs within LOG_LEVEL_REFRESH_SECONDS, without a new container.
+ */
+describe('log levels in a deployed function', () => {
+  const table = uniqueName('levels');
+  let handler: typeof import('../../../functions/api/handler.js');
+  let compose: typeof import('../../../functions/_compose.js');
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    await ensureTable(testDynamo(), table);
+    Object.assign(process.env, {
+      STATE_TABLE: table,
+      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_REGION: 'us-east-1',
+      LOG_LEVEL: 'info',
+      LOG_LEVEL_REFRESH_SECONDS: String(REFRESH_SECONDS),
+    });
+    const write = process.stdout.write.bind(process.stdout);
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk, ...rest) => {
+      const text = String(chunk);
+      if (text.startsWith('{"level"')) {
+        lines.push(JSON.parse(text) as Record<string, unknown>);
+        return true;
+      }
+      return write(chunk, ...(rest as []));
+    });
+    compose = await import('../../../functions/_compose.js');
+    handler = await import('../../../functions/api/handler.js');
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await compose.composition().close();
+  });
+
+  /** One GET /connectors, as a new invocation; the router's debug lines of it. */
+  async function listConnectors(): Promise<Record<string, unknown>[]> {
+    const context = localLambdaContext({ functionName: 'api', timeoutMs: 29_000 });
+    const result = await handler.handler(proxyEvent('GET', '/connectors'), context);
+    expect(result.statusCode).toBe(200);
+    return lines.filter(
+      (l) =>
+        l.level === 'debug' && l.message === 'request' && l.awsRequestId === context.awsRequestId,
+    );
+  }
+
+  async function setLevel(level: string): Promise<void> {
+    const context = localLambdaContext({ functionName: 'api', timeoutMs: 29_000 });
+    const result = await handler.handler(
+      proxyEvent('PUT', '/admin/loggers/serverless-connect.rest', { level }),
+      context,
+    );
+    expect(result.statusCode).toBe(200);
+  }
+
+  it('emits debug lines once the refresh interval has passed after PUT /admin/loggers, and stops after the reverse', async () => {
+    // Prepare: the container's first invocation reads the levels (none stored: LOG_LEVEL info).
+    const coldStart = Date.now();
+    expect(await listConnectors()).toEqual([]);
+    // Act: DEBUG through the API; within the interval the container keeps its levels.
+    await setLevel('DEBUG');
+    expect(Date.now() - coldStart).toBeLessThan(REFRESH_SECONDS * 1_000);
+    expect(await listConnectors()).toEqual([]);
+    await sleep(REFRESH_SECONDS * 1_000 - (Date.now() - coldStart) + 100);
+    const debug = await listConnectors();
+    // Assess: the first invocation after the interval logs at debug, with its correlation fields.
+    expect(debug).toEqual([
+      expect.objectContaining({
+        logger: 'serverless-connect.rest',
+        function: 'api',
+        awsRequestId: expect.any(String),
+        method: 'GET',
+      }),
+    ]);
+
+    // Act: back to INFO.
+    const changed = Date.now();
+    await setLevel('INFO');
+    await sleep(REFRESH_SECONDS * 1_000 + 100);
+    // Assess
+    expect(Date.now() - changed).toBeGreaterThan(REFRESH_SECONDS * 1_000);
+    expect(await listConnectors()).toEqual([]);
+  }, 30_000);
+});

@@ -1,32 +1,11 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../../local/esm/lambda-context.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { functionEnvironment, proxyEvent } from '../../support/lambda-function.js';
 import { testDynamo, uniqueName } from '../../support/services.js';
 
 /** `LOG_LEVEL_REFRESH_SECONDS` of this test: how long a level change may take to apply. */
 const REFRESH_SECONDS = 5;
-
-function proxyEvent(method: string, path: string, body?: unknown): APIGatewayProxyEvent {
-  return {
-    resource: '/{proxy+}',
-    path,
-    httpMethod: method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: { proxy: path.slice(1) },
-    stageVariables: null,
-    body: body === undefined ? null : JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      path: `/prod${path}`,
-      stage: 'prod',
-      requestId: uniqueName('req'),
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-  };
-}
 
 /**
  * The deployed composition (functions/_compose.ts `compose()`, env as the CDK app sets it) over
@@ -41,16 +20,13 @@ describe('log levels in a deployed function', () => {
 
   beforeAll(async () => {
     await ensureTable(testDynamo(), table);
-    Object.assign(process.env, {
-      STATE_TABLE: table,
-      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_REGION: 'us-east-1',
-      LOG_LEVEL: 'info',
-      LOG_LEVEL_REFRESH_SECONDS: String(REFRESH_SECONDS),
-    });
+    Object.assign(
+      process.env,
+      functionEnvironment(table, {
+        LOG_LEVEL: 'info',
+        LOG_LEVEL_REFRESH_SECONDS: String(REFRESH_SECONDS),
+      }),
+    );
     const write = process.stdout.write.bind(process.stdout);
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk, ...rest) => {
       const text = String(chunk);

@@ -1,6 +1,7 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { functionEnvironments, resourcesOf, synthConstruct } from './synth.js';
+import { createApp } from '../../../infra/lib/serverless-connect-stack.js';
+import { cdkJsonContext, functionEnvironments, resourcesOf, synthConstruct } from './synth.js';
 import { selfManagedPlain } from './variants.js';
 
 /** The stack of synthConstruct is named `Test`. */
@@ -117,6 +118,33 @@ describe('metrics and log options of the functions', { timeout: 60_000 }, () => 
       expect(variables).toMatchObject({
         METRICS_PER_PARTITION: 'true',
         LOG_LEVEL_REFRESH_SECONDS: '10',
+      });
+    }
+  });
+
+  it('takes both from the default app’s context', () => {
+    // Act
+    const { app, stack } = createApp({
+      context: {
+        ...cdkJsonContext(),
+        nag: 'false',
+        'aws:cdk:bundling-stacks': [],
+        stackName: 'Orders',
+        perPartitionMetrics: 'true',
+        logLevelRefreshSeconds: '15',
+      },
+    });
+    const template = Template.fromJSON(
+      app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>,
+    );
+    // Assess
+    const environments = Object.values(functionEnvironments(template));
+    expect(environments).toHaveLength(4);
+    for (const variables of environments) {
+      expect(variables).toMatchObject({
+        METRICS_NAMESPACE: 'ServerlessConnect/Orders',
+        METRICS_PER_PARTITION: 'true',
+        LOG_LEVEL_REFRESH_SECONDS: '15',
       });
     }
   });

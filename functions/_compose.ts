@@ -13,7 +13,7 @@ import {
 } from '../shared/adapters/lambda/invoke.js';
 import { LambdaSinkMappings } from '../shared/adapters/lambda/sink-mappings.js';
 import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
-import { jsonLogger } from '../shared/adapters/logging/json-logger.js';
+import { LoggerLevels } from '../shared/adapters/logging/logger-levels.js';
 import { ConfigError } from '../shared/connect/errors.js';
 import { createEngine, type Engine } from '../shared/engine/engine.js';
 import type {
@@ -21,7 +21,6 @@ import type {
   SinkMappingPort,
   SourceTaskInvoker,
 } from '../shared/ports/dispatch.js';
-import type { LoggerFactory } from '../shared/ports/logger.js';
 import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 import { pluginModules } from './_plugins.js';
@@ -99,8 +98,11 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     update: (mapping, spec) => sinkMappings().update(mapping, spec),
     delete: (mapping) => sinkMappings().delete(mapping),
   };
-  const loggers: LoggerFactory = (name, context = {}) =>
-    jsonLogger(env.logLevel, { logger: name, ...context });
+  // `/admin/loggers` levels, re-read at the start of an invocation when due (the middleware).
+  const levels = new LoggerLevels(store.loggers, {
+    fallback: env.logLevel,
+    refreshEveryMs: env.logLevelRefreshMs,
+  });
   const reconcile: ReconcileTrigger | undefined =
     env.enumeratorFunction === undefined
       ? undefined
@@ -109,8 +111,8 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     {
       store,
       kafka,
-      loggers,
-      metrics: emfMetrics('ServerlessConnect'),
+      loggers: levels.factory(),
+      metrics: emfMetrics(env.metricsNamespace, { perPartition: env.metricsPerPartition }),
       configProviders: defaultConfigProviders(env.configProviders),
       pluginModules,
       invoker: lazyInvoker,

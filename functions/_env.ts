@@ -26,6 +26,19 @@ export interface FunctionEnv {
   readonly dynamoEndpoint: string | undefined;
   readonly region: string;
   readonly logLevel: 'error' | 'warn' | 'info' | 'debug';
+  /**
+   * `LOG_LEVEL_REFRESH_SECONDS` (default 30): a function re-reads the `/admin/loggers` levels at
+   * its first invocation, then at the start of an invocation when this long has passed.
+   */
+  readonly logLevelRefreshMs: number;
+  /** `METRICS_NAMESPACE`: the CloudWatch namespace of the EMF metrics (`ServerlessConnect/<stack>`). */
+  readonly metricsNamespace: string;
+  /**
+   * `METRICS_PER_PARTITION` (`true` | `false`, default false): besides `{Connector}`, publish the
+   * task metrics per partition (sinks: `{Connector, Topic, Partition}`) and per task (sources:
+   * `{Connector, Task}`). CloudWatch bills each metric of each dimension set.
+   */
+  readonly metricsPerPartition: boolean;
   /** Kafka Connect's `exactly.once.source.support`: `enabled` (default) or `disabled`. */
   readonly exactlyOnceSource: boolean;
   /** The enumerator function the REST API nudges after each write; unset: no nudges. */
@@ -219,6 +232,19 @@ export function readConfigProviderSettings(
   };
 }
 
+/** `LOG_LEVEL_REFRESH_SECONDS`: a whole number of seconds, at least 0 (default 30). */
+function readLogLevelRefreshMs(env: NodeJS.ProcessEnv): number {
+  const value = optional(env, 'LOG_LEVEL_REFRESH_SECONDS');
+  if (value === undefined) return 30_000;
+  if (!/^\d+$/.test(value)) {
+    throw new ConfigError(
+      `LOG_LEVEL_REFRESH_SECONDS must be a whole number of seconds (got ${value})`,
+      'LOG_LEVEL_REFRESH_SECONDS',
+    );
+  }
+  return Number(value) * 1_000;
+}
+
 /** `KAFKA_SSL`: true or false; unset, on exactly when the clients authenticate. */
 function readKafkaSsl(env: NodeJS.ProcessEnv, auth: KafkaAuthSettings): boolean {
   const value = optional(env, 'KAFKA_SSL')?.toLowerCase();
@@ -265,6 +291,9 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT?.trim() || undefined,
     region: env.AWS_REGION?.trim() || 'us-east-1',
     logLevel: level as FunctionEnv['logLevel'],
+    logLevelRefreshMs: readLogLevelRefreshMs(env),
+    metricsNamespace: optional(env, 'METRICS_NAMESPACE') ?? 'ServerlessConnect',
+    metricsPerPartition: flag(env, 'METRICS_PER_PARTITION', false),
     enumeratorFunction: optional(env, 'ENUMERATOR_FUNCTION'),
     topicTracking: readTopicTracking(env),
     sourceTaskFunction: optional(env, 'SOURCE_TASK_FUNCTION'),

@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { withLogContext } from '../../shared/adapters/logging/log-context.js';
 import { isRetriable } from '../../shared/connect/errors.js';
-import type { Logger, LoggerFactory, LoggerName } from '../../shared/ports/logger.js';
+import type { LogFields, Logger, LoggerFactory, LoggerName } from '../../shared/ports/logger.js';
 
 /** What {@link invocation} derives from the Lambda context of one invocation. */
 export interface Invocation {
@@ -12,6 +13,8 @@ export interface Invocation {
   readonly deadline: number;
   /** The function's logger with the invocation's correlation fields (request id, function). */
   readonly logger: Logger;
+  /** The invocation's correlation fields, on every line written in {@link inLogContext}. */
+  readonly logContext: LogFields;
 }
 
 /** A function's handler as Lambda (and the local runtime) calls it. */
@@ -45,18 +48,23 @@ export interface InvocationOptions {
 }
 
 /**
- * What every handler needs from its Lambda context, as a middy middleware: the deadline and a
- * logger carrying the request id and function name (`before`), and a log line for a failed
- * invocation (`onError`: a warning when the error is retriable, else an error; it then lets the
- * error through: the event source mapping or the asynchronous invoke retries, API Gateway
- * answers 502).
+ * What every handler needs from its Lambda context, as a middy middleware (`before`): the log
+ * levels brought up to date (`/admin/loggers`: at the container's first invocation, then when
+ * the composition's refresh interval has passed; a failed read keeps the last levels and never
+ * fails the invocation), the deadline, and a logger carrying the request id and function name.
+ * `onError` logs a failed invocation (a warning when the error is retriable, else an error) and
+ * lets the error through: the event source mapping or the asynchronous invoke retries, API
+ * Gateway answers 502. Wrap the base handler in {@link inLogContext} so that every line the
+ * invocation writes, through any logger, carries the request id and function name.
  *
  * @example
  * ```ts
- * export const handler = middy(async (event: unknown, context: Context) => {
- *   const { deadline, logger } = invocationOf(context);
- *   // ...
- * }).use(invocation({ logger: LOGGERS.source, loggers: () => composition().engine.loggers }));
+ * export const handler = middy(
+ *   inLogContext(async (event: unknown, context: Context) => {
+ *     const { deadline, logger } = invocationOf(context);
+ *     // ...
+ *   }),
+ * ).use(invocation({ logger: LOGGERS.source, loggers: () => composition().engine.loggers }));
  * ```
  */
 export function invocation(
@@ -65,14 +73,15 @@ export function invocation(
   const margin = options.safetyMarginMs ?? SAFETY_MARGIN_MS;
   return {
     name: 'invocation',
-    before: (request) => {
+    before: async (request) => {
       const { context } = request;
+      const loggers = options.loggers();
+      await loggers.refresh?.().catch(() => undefined);
+      const logContext = { function: context.functionName, awsRequestId: context.awsRequestId };
       invocations.set(context, {
         deadline: Date.now() + Math.max(1_000, context.getRemainingTimeInMillis() - margin),
-        logger: options.loggers()(options.logger, {
-          requestId: context.awsRequestId,
-          function: context.functionName,
-        }),
+        logger: loggers(options.logger, logContext),
+        logContext,
       });
     },
     onError: (request) => {
@@ -83,6 +92,18 @@ export function invocation(
       log?.('invocation failed', { error: request.error });
     },
   };
+}
+
+/**
+ * `handler` run in its invocation's log context (shared/adapters/logging/log-context.ts): every
+ * line it writes carries the function name and request id, plus what it adds (`addLogContext`:
+ * connector, task). The base handler of a middy handler using {@link invocation}.
+ */
+export function inLogContext<TEvent, TResult>(
+  handler: FunctionHandler<TEvent, TResult>,
+): FunctionHandler<TEvent, TResult> {
+  return (event, context) =>
+    withLogContext(invocationOf(context).logContext, () => handler(event, context));
 }
 
 /** The worker id of an invocation: its log stream (one per container), else the function. */

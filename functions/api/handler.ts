@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Engine } from '../../shared/engine/engine.js';
 import { LOGGERS } from '../../shared/ports/logger.js';
 import { composition } from '../_compose.js';
-import { type FunctionHandler, invocation } from '../_middleware/invocation.js';
+import { type FunctionHandler, inLogContext, invocation } from '../_middleware/invocation.js';
 import { handleProxyEvent } from './proxy-event.js';
 
 /** How long a response may wait for the enumerator nudges of its request. */
@@ -25,8 +25,10 @@ export function apiHandler(
   engine: () => Engine,
 ): FunctionHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return middy(
-    (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
-      handleProxyEvent(engine().router, event),
+    inLogContext(
+      (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
+        handleProxyEvent(engine().router, event),
+    ),
   )
     .use(invocation({ logger: LOGGERS.rest, loggers: () => engine().loggers }))
     .use(waitForNudges(engine));

@@ -6,7 +6,7 @@ import { enumerate } from '../../shared/engine/enumerate.js';
 import { LOGGERS } from '../../shared/ports/logger.js';
 import type { ConnectorReport } from '../../shared/runtime/enumerator/enumerator-types.js';
 import { composition } from '../_compose.js';
-import { type FunctionHandler, invocation } from '../_middleware/invocation.js';
+import { type FunctionHandler, inLogContext, invocation } from '../_middleware/invocation.js';
 
 /**
  * One enumerator run: on the one-minute schedule (EventBridge), a nudge from the REST API
@@ -18,9 +18,11 @@ export function enumeratorHandler(
   engine: () => Engine,
 ): FunctionHandler<unknown, { reports: ConnectorReport[] }> {
   return middy(
-    async (event: unknown): Promise<{ reports: ConnectorReport[] }> => ({
-      reports: await enumerate(engine(), enumeratorRunScope(event, connectorOfItemKeys)),
-    }),
+    inLogContext(
+      async (event: unknown): Promise<{ reports: ConnectorReport[] }> => ({
+        reports: await enumerate(engine(), enumeratorRunScope(event, connectorOfItemKeys)),
+      }),
+    ),
   ).use(invocation({ logger: LOGGERS.enumerator, loggers: () => engine().loggers }));
 }
 

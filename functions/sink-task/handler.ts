@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { parseEsmEvent } from '../../shared/adapters/lambda/esm-event.js';
+import { addLogContext } from '../../shared/adapters/logging/log-context.js';
 import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
 import {
   runSinkInvocation,
@@ -10,6 +11,7 @@ import {
 import { composition } from '../_compose.js';
 import {
   type FunctionHandler,
+  inLogContext,
   invocation,
   invocationOf,
   workerIdOf,
@@ -29,10 +31,11 @@ export interface SinkTaskServices {
 export function sinkTaskHandler(
   services: () => SinkTaskServices,
 ): FunctionHandler<unknown, SinkRunSummary> {
-  return middy(async (event: unknown, context: Context): Promise<SinkRunSummary> => {
+  const run = async (event: unknown, context: Context): Promise<SinkRunSummary> => {
     const { deadline, logger } = invocationOf(context);
     const { sink } = services();
     const connector = await sink.aliases.connectorOfArn(context.invokedFunctionArn);
+    addLogContext({ connector });
     const summary = await runSinkInvocation(sink, {
       connector,
       records: () => parseEsmEvent(event),
@@ -41,7 +44,10 @@ export function sinkTaskHandler(
     });
     logger.info('sink batch written', { ...summary });
     return summary;
-  }).use(invocation({ logger: LOGGERS.sink, loggers: () => services().loggers }));
+  };
+  return middy(inLogContext(run)).use(
+    invocation({ logger: LOGGERS.sink, loggers: () => services().loggers }),
+  );
 }
 
 export const handler = sinkTaskHandler(() => composition().engine);

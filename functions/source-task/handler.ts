@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { parseSourceTaskEvent } from '../../shared/adapters/lambda/events.js';
+import { addLogContext } from '../../shared/adapters/logging/log-context.js';
 import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
 import {
   runSourceInvocation,
@@ -10,6 +11,7 @@ import {
 import { composition } from '../_compose.js';
 import {
   type FunctionHandler,
+  inLogContext,
   invocation,
   invocationOf,
   workerIdOf,
@@ -32,9 +34,10 @@ export type SourceTaskResult = Omit<SourceRunResult, 'error'> & { error?: string
 export function sourceTaskHandler(
   services: () => SourceTaskServices,
 ): FunctionHandler<unknown, SourceTaskResult> {
-  return middy(async (event: unknown, context: Context): Promise<SourceTaskResult> => {
+  const run = async (event: unknown, context: Context): Promise<SourceTaskResult> => {
     const { deadline, logger } = invocationOf(context);
     const { connector, task, generation } = parseSourceTaskEvent(event);
+    addLogContext({ connector, task });
     const { error, ...result } = await runSourceInvocation(services().source, {
       connector,
       task,
@@ -50,7 +53,10 @@ export function sourceTaskHandler(
       ...(error === undefined ? {} : { error }),
     });
     return error === undefined ? result : { ...result, error: error.message };
-  }).use(invocation({ logger: LOGGERS.source, loggers: () => services().loggers }));
+  };
+  return middy(inLogContext(run)).use(
+    invocation({ logger: LOGGERS.source, loggers: () => services().loggers }),
+  );
 }
 
 export const handler = sourceTaskHandler(() => composition().engine);

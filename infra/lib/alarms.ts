@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -18,7 +18,9 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ConnectFunction } from './connect-function.js';
+import { CONNECTOR_METRICS as M, overConnectors, perConnector } from './connector-metrics.js';
 import type { ConnectFunctions } from './functions.js';
+import { metricsNamespace } from './metrics-namespace.js';
 
 /** Options of the alarms and the dashboard. */
 export interface MonitoringOptions {
@@ -59,6 +61,8 @@ export const ALARM_RUNBOOK_SECTIONS = {
   ConnectorReconcileFailures: 'connector-reconcile-failures',
   SinkOffsetLag: 'sink-offset-lag',
   ApiServerErrors: 'api-5xx-errors',
+  FailedTasks: 'failed-tasks',
+  SourceInvocationsFailing: 'source-invocations-failing',
 } as const;
 export type AlarmId = keyof typeof ALARM_RUNBOOK_SECTIONS;
 
@@ -66,8 +70,10 @@ const FIVE_MINUTES = Duration.minutes(5);
 
 /**
  * Alarms and a dashboard: errors and throttles of each function, the source-task failure queue,
- * connectors the enumerator cannot reconcile, the sink mappings' offset lag and the API's server
- * errors. Each alarm's description links to its section of the runbook.
+ * connectors the enumerator cannot reconcile, failed tasks, failing source task invocations, the
+ * sink mappings' offset lag and the API's server errors. Each alarm's description links to its
+ * section of the runbook. The dashboard adds records/s in and out, lag, commits, dead letters
+ * and task counts per connector.
  */
 export class Monitoring extends Construct {
   readonly alarms: Partial<Record<AlarmId, Alarm>> = {};
@@ -76,6 +82,8 @@ export class Monitoring extends Construct {
   readonly reconcileFailures: Metric;
   /** The worst `OffsetLag` over the sink function's mappings. */
   readonly sinkOffsetLag: Metric;
+  /** The functions' metrics namespace, `ServerlessConnect/<stack>`. */
+  readonly namespace: string;
   readonly #props: MonitoringProps;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
@@ -114,7 +122,8 @@ export class Monitoring extends Construct {
       },
     );
 
-    const namespace = `ServerlessConnect/${Stack.of(this).stackName}`;
+    const namespace = metricsNamespace(this);
+    this.namespace = namespace;
     new MetricFilter(this, 'ReconcileFailuresFilter', {
       logGroup: functions.enumerator.logGroup,
       // functions/enumerator/handler.ts logs one "enumerator run" line per run, with the
@@ -155,6 +164,22 @@ export class Monitoring extends Construct {
       evaluationPeriods: 3,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
+    // The enumerator publishes each connector's task counts every run (every minute).
+    this.#alarm('FailedTasks', 'At least one task of a connector is FAILED.', {
+      metric: overConnectors(namespace, M.failedTaskCount, 'MAX', FIVE_MINUTES),
+      threshold: 1,
+    });
+    // A source task invocation that ends failed is dispatched again by the next run; failures
+    // in two periods in a row are not a blip.
+    this.#alarm(
+      'SourceInvocationsFailing',
+      'Source task invocations keep ending failed (the task is retried at each enumerator run).',
+      {
+        metric: overConnectors(namespace, M.sourceInvocationFailed, 'SUM', FIVE_MINUTES),
+        threshold: 1,
+        evaluationPeriods: 2,
+      },
+    );
     this.#alarm('ApiServerErrors', 'The REST API answered 5xx.', {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
       threshold: 5,
@@ -238,6 +263,35 @@ export class Monitoring extends Construct {
         left: [this.reconcileFailures],
         right: [sourceTaskDlq.metricApproximateNumberOfMessagesVisible()],
       }),
+    );
+    const ns = this.namespace;
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
+      new GraphWidget({ title, width: 8, left, right });
+    dashboard.addWidgets(
+      graph('Records/s in per connector (source poll, sink read)', [
+        perConnector(ns, M.sourceRecordsPolled, { statistic: 'Sum', perSecond: true }),
+        perConnector(ns, M.sinkRecordsReceived, { statistic: 'Sum', perSecond: true }),
+      ]),
+      graph('Records/s out per connector (written)', [
+        perConnector(ns, M.recordsWritten, { statistic: 'Sum', perSecond: true }),
+      ]),
+      graph('Task counts per connector', [
+        perConnector(ns, M.failedTaskCount, { statistic: 'Maximum' }),
+        perConnector(ns, M.runningTaskCount, { statistic: 'Maximum' }),
+        perConnector(ns, M.pausedTaskCount, { statistic: 'Maximum' }),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph('Source transactions committed and aborted per connector', [
+        perConnector(ns, M.transactionsCommitted, { statistic: 'Sum' }),
+        perConnector(ns, M.transactionsAborted, { statistic: 'Sum' }),
+      ]),
+      graph('Dead-lettered records per connector', [
+        perConnector(ns, M.recordsDeadLettered, { statistic: 'Sum' }),
+      ]),
+      graph('Failed source task invocations per connector', [
+        perConnector(ns, M.sourceInvocationFailed, { statistic: 'Sum' }),
+      ]),
     );
     dashboard.addWidgets(
       new GraphWidget({

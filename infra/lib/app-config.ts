@@ -29,6 +29,10 @@ export interface AppConfig {
   readonly transactionalIdPrefix: string | undefined;
   readonly logLevel: 'error' | 'warn' | 'info' | 'debug';
   readonly logRetentionDays: number;
+  /** How often the functions re-read the `/admin/loggers` levels (seconds). */
+  readonly logLevelRefreshSeconds: number;
+  /** Task metrics also per partition (sinks) and per task (sources). */
+  readonly perPartitionMetrics: boolean;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
   /** `config.providers.env.param.allowlist.pattern` of the functions; undefined: none. */
@@ -229,6 +233,8 @@ export function readAppConfig(get: ContextReader): AppConfig {
     transactionalIdPrefix: text(get, 'transactionalIdPrefix'),
     logLevel: oneOf(get, 'logLevel', ['error', 'warn', 'info', 'debug'] as const, 'info'),
     logRetentionDays: integer(get, 'logRetentionDays', 30),
+    logLevelRefreshSeconds: integer(get, 'logLevelRefreshSeconds', 30),
+    perPartitionMetrics: flag(get, 'perPartitionMetrics', false),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
     configProvidersEnvAllowlistPattern: text(get, 'configProvidersEnvAllowlistPattern'),

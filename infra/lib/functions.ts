@@ -9,6 +9,7 @@ import type { FunctionName } from './bundling.js';
 import { ConnectFunction } from './connect-function.js';
 import type { DataBucket } from './data-bucket.js';
 import type { KafkaAccess } from './kafka-access.js';
+import { metricsNamespace } from './metrics-namespace.js';
 import type { StateTable } from './state-table.js';
 
 /** Memory (MB) and timeout of one function. */
@@ -70,6 +71,24 @@ function configProviderEnvironment(options: ConfigProvidersOptions): Record<stri
   };
 }
 
+/** The functions' metrics namespace, metric dimensions and log level refresh. */
+function observabilityEnvironment(
+  scope: Construct,
+  options: Pick<FunctionsOptions, 'logLevelRefreshSeconds' | 'perPartitionMetrics'>,
+): Record<string, string> {
+  const refresh = options.logLevelRefreshSeconds;
+  if (refresh !== undefined && !(Number.isInteger(refresh) && refresh >= 0)) {
+    throw new Error(
+      `ConnectFunctions: logLevelRefreshSeconds must be a whole number of seconds, at least 0 (got ${refresh})`,
+    );
+  }
+  return {
+    METRICS_NAMESPACE: metricsNamespace(scope),
+    ...(options.perPartitionMetrics === true ? { METRICS_PER_PARTITION: 'true' } : {}),
+    ...(refresh === undefined ? {} : { LOG_LEVEL_REFRESH_SECONDS: String(refresh) }),
+  };
+}
+
 /** Options shared by the four functions. */
 export interface FunctionsOptions {
   /** @default RetentionDays.ONE_MONTH */
@@ -78,6 +97,20 @@ export interface FunctionsOptions {
   readonly tracing?: boolean;
   /** `LOG_LEVEL` of the functions. @default 'info' */
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  /**
+   * How often (seconds) a function re-reads the levels set through `/admin/loggers`: at its
+   * container's first invocation, then at the start of an invocation once this long has passed
+   * (`LOG_LEVEL_REFRESH_SECONDS`). A level change reaches every function within about this long.
+   * @default 30
+   */
+  readonly logLevelRefreshSeconds?: number;
+  /**
+   * Publish the task metrics per partition (sinks: `{Connector, Topic, Partition}`) and per task
+   * (sources: `{Connector, Task}`) besides `{Connector}` (`METRICS_PER_PARTITION`). CloudWatch
+   * bills each metric of each dimension set: with a hundred partitions, a hundred times as many.
+   * @default false
+   */
+  readonly perPartitionMetrics?: boolean;
   /** Kafka Connect's `exactly.once.source.support` (`EXACTLY_ONCE_SOURCE`). @default true */
   readonly exactlyOnceSource?: boolean;
   /**
@@ -165,6 +198,7 @@ export class ConnectFunctions extends Construct {
     const environment: Record<string, string> = {
       STATE_TABLE: stateTable.table.tableName,
       LOG_LEVEL: options.logLevel ?? 'info',
+      ...observabilityEnvironment(this, options),
       EXACTLY_ONCE_SOURCE: options.exactlyOnceSource === false ? 'disabled' : 'enabled',
       TRANSACTIONAL_ID_PREFIX: prefix,
       OFFSETS_TOPIC: options.offsetsTopic ?? 'connect-offsets',

@@ -61,6 +61,8 @@ export class ServerlessConnectStack extends Stack {
       functions: {
         logLevel: config.logLevel,
         logRetention: retention(config.logRetentionDays),
+        logLevelRefreshSeconds: config.logLevelRefreshSeconds,
+        perPartitionMetrics: config.perPartitionMetrics,
         enumeratorReservedConcurrency: config.enumeratorReservedConcurrency,
         ...(config.transactionalIdPrefix === undefined
           ? {}

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readConfigProviderSettings, readTopicTracking } from '../../functions/_env.js';
+import { fromLog4jLevel } from '../../shared/adapters/logging/logger-levels.js';
 import { ConfigError } from '../../shared/connect/errors.js';
-import { fromLog4jLevel } from './log-levels.js';
 import {
   LOCAL_CONFIG_PROVIDER_DEFAULTS,
   LOCAL_DEFAULTS,

@@ -6,6 +6,7 @@ import {
 } from '../../shared/adapters/config-providers/defaults.js';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
+import { type LoggerLevelName, LoggerLevels } from '../../shared/adapters/logging/logger-levels.js';
 import { createEngine, type Engine } from '../../shared/engine/engine.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import type {
@@ -16,7 +17,6 @@ import type {
 import { LOGGERS } from '../../shared/ports/logger.js';
 import type { MetricsSink } from '../../shared/ports/metrics.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-runtime-types.js';
-import { type LocalLogLevel, LoggerLevels } from './log-levels.js';
 
 /**
  * The local runtime's composition root: its options → the local adapters (dynalite's DynamoDB
@@ -37,7 +37,7 @@ export interface LocalCompositionConfig {
   readonly topicTracking: { readonly enabled: boolean; readonly allowReset: boolean };
   readonly kafkaClusterId: string;
   /** Level until `/admin/loggers` sets one. */
-  readonly logLevel: LocalLogLevel;
+  readonly logLevel: LoggerLevelName;
   /** The `env` and `file` config providers' limits. */
   readonly configProviders: ConfigProviderSettings;
   /** Where JSON log lines go. @default stdout */
@@ -92,7 +92,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
     {
       store,
       kafka,
-      loggers: (name, context) => levels.logger(name, context),
+      loggers: levels.factory(),
       metrics: metricsLog(levels),
       configProviders: defaultConfigProviders(config.configProviders),
       invoker: config.invoker,

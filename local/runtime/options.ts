@@ -1,9 +1,9 @@
 import type { ConfigProviderSettings } from '../../shared/adapters/config-providers/defaults.js';
+import type { LoggerLevelName } from '../../shared/adapters/logging/logger-levels.js';
 import type { TopicTrackingOptions } from '../../shared/control-plane/connectors.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
 import type { ApiServerAuth } from '../api-server.js';
-import type { LocalLogLevel } from './log-levels.js';
 
 /** How the local runtime runs; every field has a default (see {@link LOCAL_DEFAULTS}). */
 export interface LocalRuntimeOptions {
@@ -61,7 +61,7 @@ export interface LocalRuntimeOptions {
   /** Source runtime settings to override (tests shorten the idle time). */
   readonly sourceSettings?: Partial<SourceRuntimeSettings>;
   /** Level until `/admin/loggers` sets one. @default 'info' */
-  readonly logLevel?: LocalLogLevel;
+  readonly logLevel?: LoggerLevelName;
   /** Where JSON log lines go. @default stdout */
   readonly writeLog?: (line: string) => void;
   /** How often logger levels are re-read from the state store. @default 2000 */

@@ -32,7 +32,7 @@ import { type Clock, systemClock } from '../ports/clock.js';
 import type { ReconcileTrigger, SinkMappingPort, SourceTaskInvoker } from '../ports/dispatch.js';
 import type { KafkaAdminPort, KafkaClientFactory } from '../ports/kafka.js';
 import { LOGGERS, type LoggerFactory, silentLoggers } from '../ports/logger.js';
-import type { MetricsSink } from '../ports/metrics.js';
+import { type MetricsSink, noMetrics } from '../ports/metrics.js';
 import type { StateStore } from '../ports/state-store.js';
 import { Enumerator } from '../runtime/enumerator/enumerator.js';
 import {
@@ -143,6 +143,8 @@ export interface Engine {
   readonly admin: KafkaAdminPort;
   readonly plugins: PluginRegistry;
   readonly loggers: LoggerFactory;
+  /** Where task and enumerator metrics go (none unless the ports gave a sink). */
+  readonly metrics: MetricsSink;
   /** The source runtime with the engine's producers (one pool per Lambda container). */
   readonly source: SourceRuntimeDeps;
   /** The source runtime over other producers (an in-process invocation's own). */
@@ -331,6 +333,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     admin,
     plugins,
     loggers,
+    metrics: ports.metrics ?? noMetrics,
     source,
     sourceWith,
     sink,

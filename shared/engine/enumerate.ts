@@ -1,14 +1,34 @@
 import type { EnumeratorRunScope } from '../ports/dispatch.js';
 import { LOGGERS } from '../ports/logger.js';
+import type { MetricsSink } from '../ports/metrics.js';
 import type { ConnectorReport } from '../runtime/enumerator/enumerator-types.js';
 import type { Engine } from './engine.js';
 import { s3SourcesReading } from './s3-sources.js';
 
 /**
+ * The task counts of each connector the run saw, under MSK Connect's names
+ * (`RunningTaskCount`, `FailedTaskCount`, `PausedTaskCount`), dimension `Connector`.
+ */
+export function publishTaskCounts(metrics: MetricsSink, reports: readonly ConnectorReport[]): void {
+  for (const { connector, taskStates } of reports) {
+    if (taskStates === undefined) continue;
+    metrics.publish(
+      { Connector: connector },
+      {
+        RunningTaskCount: { value: taskStates.RUNNING ?? 0, unit: 'Count' },
+        FailedTaskCount: { value: taskStates.FAILED ?? 0, unit: 'Count' },
+        PausedTaskCount: { value: taskStates.PAUSED ?? 0, unit: 'Count' },
+      },
+    );
+  }
+}
+
+/**
  * One enumerator run over `scope` (what the enumerator function and the local schedule both
  * call): every connector, the named ones, or the S3 sources reading announced objects. Failures
- * of single connectors are in the reports, not thrown. Logs one line: `info` when it
- * dispatched, `warn` when a connector failed, else `debug`.
+ * of single connectors are in the reports, not thrown. Publishes the task counts of each
+ * connector ({@link publishTaskCounts}) and logs one line: `info` when it dispatched, `warn` when
+ * a connector failed, else `debug`.
  */
 export async function enumerate(
   engine: Engine,
@@ -25,6 +45,7 @@ export async function enumerate(
     names === undefined
       ? await enumerator.reconcileAll()
       : await Promise.all(names.map((name) => enumerator.reconcile(name)));
+  publishTaskCounts(engine.metrics, reports);
   const dispatched = reports.reduce((n, r) => n + r.dispatched.length, 0);
   const failed = reports.filter((r) => r.error !== undefined).map((r) => r.connector);
   const fields = { trigger: scope.kind, connectors: reports.length, dispatched };

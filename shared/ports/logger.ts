@@ -56,7 +56,14 @@ export type LoggerName = (typeof LOGGERS)[keyof typeof LOGGERS];
  * Makes the logger of a component, with fixed fields on every line (connector, task, request
  * id). The composition root decides where lines go and which levels apply.
  */
-export type LoggerFactory = (name: LoggerName, context?: LogFields) => Logger;
+export interface LoggerFactory {
+  (name: LoggerName, context?: LogFields): Logger;
+  /**
+   * Brings the levels up to date when they can change (`/admin/loggers`); called at the start of
+   * each function invocation. Never rejects. Absent: the levels are fixed.
+   */
+  refresh?(): Promise<void>;
+}
 
 /** A factory of {@link silentLogger}s. */
 export const silentLoggers: LoggerFactory = () => silentLogger;

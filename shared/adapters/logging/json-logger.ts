@@ -1,4 +1,5 @@
 import type { LogFields, Logger } from '../../ports/logger.js';
+import { currentLogContext } from './log-context.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const rank: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -37,8 +38,9 @@ function serialise(fields: LogFields | undefined): Record<string, unknown> {
 }
 
 /**
- * One JSON object per line on stdout (CloudWatch Logs in Lambda, the terminal locally), with a
- * fixed context (connector, task, request id) on every line. Never throws.
+ * One JSON object per line on stdout (CloudWatch Logs in Lambda, the terminal locally), with the
+ * invocation's context (function, request id: log-context.ts) and a fixed context (connector,
+ * task) on every line. Never throws.
  */
 export function jsonLogger(
   level: LogLevel = 'info',
@@ -53,6 +55,7 @@ export function jsonLogger(
           level: at,
           time: new Date().toISOString(),
           message,
+          ...serialise(currentLogContext()),
           ...serialise(context),
           ...serialise(fields),
         }),

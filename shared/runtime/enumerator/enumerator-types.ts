@@ -5,7 +5,7 @@ import type { SinkMappingPort, SourceTaskInvoker } from '../../ports/dispatch.js
 import type { KafkaAdminPort, KafkaClientFactory } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { StateStore } from '../../ports/state-store.js';
-import type { ConnectorState } from '../../ports/status-store.js';
+import type { ConnectorState, TaskState } from '../../ports/status-store.js';
 import type { PartitionDiscovery } from './partition-discovery.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingDefaults } from './sink-mappings.js';
 
@@ -63,4 +63,6 @@ export interface ConnectorReport {
   readonly restart?: number;
   /** Set when the connector failed (its status holds the trace). */
   readonly error?: string;
+  /** How many of its tasks are in each state after the run (absent for a deleted connector). */
+  readonly taskStates?: Readonly<Partial<Record<TaskState, number>>>;
 }

@@ -39,6 +39,13 @@ const STALE_RETRIES = 5;
 /** The worker id of a bounded sink task that has written everything up to its stopping offsets. */
 export const BOUNDED_FINISHED_WORKER = 'finished: stopping offsets reached';
 
+/** How many of `statuses` are in each state. */
+function countStates(statuses: readonly TaskStatus[]): Partial<Record<TaskState, number>> {
+  const counts: Partial<Record<TaskState, number>> = {};
+  for (const { state } of statuses) counts[state] = (counts[state] ?? 0) + 1;
+  return counts;
+}
+
 const traceOf = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 
@@ -112,6 +119,7 @@ export class Enumerator {
       report = await this.#reconcileStarted(record, taskSet);
     }
     statuses = await store.status.listTaskStatuses(name);
+    report = { ...report, taskStates: countStates(statuses) };
     if (restart !== undefined) {
       await store.restarts.completeRestart(name, restart.seq);
       report = { ...report, restart: restart.seq };

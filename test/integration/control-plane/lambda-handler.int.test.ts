@@ -1,29 +1,8 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localLambdaContext } from '../../../local/esm/lambda-context.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
+import { proxyEvent } from '../../support/lambda-function.js';
 import { testDynamo, uniqueName } from '../../support/services.js';
-
-function proxyEvent(method: string, path: string, body?: unknown): APIGatewayProxyEvent {
-  return {
-    resource: '/{proxy+}',
-    path,
-    httpMethod: method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: { proxy: path.slice(1) },
-    stageVariables: null,
-    body: body === undefined ? null : JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      path: `/prod${path}`,
-      stage: 'prod',
-      requestId: uniqueName('req'),
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-  };
-}
 
 /** The value of AWS_SECRET_ACCESS_KEY here: it must never come back. */
 const SECRET_PROBE = 'sc-lambda-secret-probe';

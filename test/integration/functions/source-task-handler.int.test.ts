@@ -1,10 +1,11 @@
 import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import { ConfigError } from '../../../shared/connect/errors.js';
 import type { SourceConnector } from '../../../shared/connect/source.js';
 import { parseDatagenRecordIdentity } from '../../../shared/plugins/connectors/datagen/quickstarts.js';
 import { checkDelivery } from '../../support/eos-checker.js';
+import { functionEnvironment } from '../../support/lambda-function.js';
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 
 function lambdaContext(remainingMs: number): Context {
@@ -25,18 +26,14 @@ describe('functions/source-task handler', () => {
 
   beforeAll(async () => {
     await ensureTable(testDynamo(), table);
-    Object.assign(process.env, {
-      STATE_TABLE: table,
-      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_REGION: 'us-east-1',
-      LOG_LEVEL: 'error',
-      TRANSACTIONAL_ID_PREFIX: uniqueName('sc'),
-      // In Lambda no variable is readable through ${env:...} unless the operator allows it.
-      CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: 'SC_TEST_.*',
-    });
+    Object.assign(
+      process.env,
+      functionEnvironment(table, {
+        TRANSACTIONAL_ID_PREFIX: uniqueName('sc'),
+        // In Lambda no variable is readable through ${env:...} unless the operator allows it.
+        CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: 'SC_TEST_.*',
+      }),
+    );
     compose = await import('../../../functions/_compose.js');
     handlerModule = await import('../../../functions/source-task/handler.js');
   });

@@ -4,14 +4,15 @@
  * function records the topic its task writes to, the API function serves it and honours both
  * settings.
  */
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnv } from '../../../functions/_env.js';
 import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
 import type { PluginRegistry } from '../../../shared/connect/plugin.js';
 import type { SourceConnector } from '../../../shared/connect/source.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
+import { functionEnvironment, proxyEvent } from '../../support/lambda-function.js';
 import { testDynamo, uniqueName } from '../../support/services.js';
 
 function lambdaContext(remainingMs: number): Context {
@@ -22,27 +23,6 @@ function lambdaContext(remainingMs: number): Context {
     logStreamName: 'local/stream',
     getRemainingTimeInMillis: () => remainingMs - (Date.now() - started),
   } as Context;
-}
-
-function proxyEvent(method: string, path: string): APIGatewayProxyEvent {
-  return {
-    resource: '/{proxy+}',
-    path,
-    httpMethod: method,
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: { proxy: path.slice(1) },
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      path: `/prod${path}`,
-      stage: 'prod',
-      requestId: uniqueName('req'),
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-  };
 }
 
 /** A datagen source `name` writing 20 records to `topic`, with its one task config written. */
@@ -68,17 +48,13 @@ describe('functions: topic tracking from the environment', () => {
 
   beforeAll(async () => {
     await ensureTable(testDynamo(), table);
-    Object.assign(process.env, {
-      STATE_TABLE: table,
-      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_REGION: 'us-east-1',
-      LOG_LEVEL: 'error',
-      TRANSACTIONAL_ID_PREFIX: uniqueName('sc'),
-      TOPIC_TRACKING_ALLOW_RESET: 'false',
-    });
+    Object.assign(
+      process.env,
+      functionEnvironment(table, {
+        TRANSACTIONAL_ID_PREFIX: uniqueName('sc'),
+        TOPIC_TRACKING_ALLOW_RESET: 'false',
+      }),
+    );
     compose = await import('../../../functions/_compose.js');
     api = await import('../../../functions/api/handler.js');
     sourceTask = await import('../../../functions/source-task/handler.js');

@@ -115,3 +115,34 @@ describe('readEnv', () => {
     expect(error.retriable).toBe(false);
   });
 });
+
+describe('readEnv metrics and log level settings', () => {
+  it('defaults to the bare namespace, per-connector metrics and a 30 s log level refresh', () => {
+    expect(readEnv(base)).toMatchObject({
+      metricsNamespace: 'ServerlessConnect',
+      metricsPerPartition: false,
+      logLevelRefreshMs: 30_000,
+    });
+  });
+
+  it('reads the namespace, per-partition metrics and the refresh the stack sets', () => {
+    const env = readEnv({
+      ...base,
+      METRICS_NAMESPACE: 'ServerlessConnect/prod',
+      METRICS_PER_PARTITION: 'true',
+      LOG_LEVEL_REFRESH_SECONDS: '0',
+    });
+
+    expect(env).toMatchObject({
+      metricsNamespace: 'ServerlessConnect/prod',
+      metricsPerPartition: true,
+      logLevelRefreshMs: 0,
+    });
+  });
+
+  it('refuses a refresh that is not a whole number of seconds', () => {
+    expect(configErrorOf({ ...base, LOG_LEVEL_REFRESH_SECONDS: '2.5' }).message).toBe(
+      'LOG_LEVEL_REFRESH_SECONDS must be a whole number of seconds (got 2.5)',
+    );
+  });
+});

@@ -1,21 +1,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../infra/lib/serverless-connect-stack.js';
-import { cdkJsonContext, resourcesOf, synthConstruct } from './synth.js';
+import { cdkJsonContext, functionEnvironments, synthConstruct } from './synth.js';
 import { selfManagedPlain } from './variants.js';
-
-type Environment = Record<string, unknown>;
-
-/** The environment of each of the four functions (the ones with a STATE_TABLE), by logical id. */
-function functionEnvironments(template: Template): Record<string, Environment> {
-  const environments: Record<string, Environment> = {};
-  for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
-    const variables = (fn.Properties.Environment as { Variables?: Environment } | undefined)
-      ?.Variables;
-    if (variables?.STATE_TABLE !== undefined) environments[id] = variables;
-  }
-  return environments;
-}
 
 describe('config provider settings of the functions', { timeout: 60_000 }, () => {
   it('reach the environment of all four functions from the construct props', () => {

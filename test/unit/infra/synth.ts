@@ -193,3 +193,15 @@ export function synthDefaultApp(context: Record<string, unknown>): SynthesizedAp
     }
   }
 }
+
+/** The environment of each of the four functions (the ones with a STATE_TABLE), by logical id. */
+export function functionEnvironments(template: Template): Record<string, Record<string, unknown>> {
+  const environments: Record<string, Record<string, unknown>> = {};
+  for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
+    const variables = (
+      fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined
+    )?.Variables;
+    if (variables?.STATE_TABLE !== undefined) environments[id] = variables;
+  }
+  return environments;
+}

@@ -215,6 +215,9 @@ describe('Enumerator', () => {
       // Task 0 was never taken by the fake invoker, so it is free and dispatched each run.
       expect(idle.dispatched).toEqual([0]);
       expect(restarted.dispatched).toEqual([0, 1]);
+      // The task counts the enumerator publishes (FailedTaskCount) come from these.
+      expect(idle.taskStates?.FAILED).toBe(1);
+      expect(restarted.taskStates?.FAILED).toBeUndefined();
       expect(restarted.restart).toBe(1);
       expect((await h.store.status.getTaskStatus({ connector: 'gen', task: 1 }))?.state).toBe(
         'RESTARTING',

@@ -45,6 +45,10 @@ export interface MonitoringProps extends MonitoringOptions {
   readonly functions: ConnectFunctions;
   readonly api: RestApi;
   readonly sourceTaskDlq: IQueue;
+  /** The second REST API of `iam-or-connect-tools` (its own 5xx alarm). */
+  readonly toolsApi?: RestApi;
+  /** The Connect tools' authorizer function (the tools modes). */
+  readonly authorizer?: ConnectFunction;
 }
 
 /** Every alarm, by id, with the runbook section (docs/runbook.md) that says what to do. */
@@ -63,7 +67,15 @@ export const ALARM_RUNBOOK_SECTIONS = {
   ApiServerErrors: 'api-5xx-errors',
   FailedTasks: 'failed-tasks',
   SourceInvocationsFailing: 'source-invocations-failing',
+  AuthorizerErrors: 'authorizer-errors',
+  ToolsApiServerErrors: 'tools-api-5xx-errors',
 } as const;
+
+/** The alarms only the Connect tools modes have (the authorizer; the second API). */
+export const CONNECT_TOOLS_ALARMS: readonly AlarmId[] = [
+  'AuthorizerErrors',
+  'ToolsApiServerErrors',
+];
 export type AlarmId = keyof typeof ALARM_RUNBOOK_SECTIONS;
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -184,6 +196,25 @@ export class Monitoring extends Construct {
       metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
       threshold: 5,
     });
+    if (props.authorizer !== undefined) {
+      this.#alarm(
+        'AuthorizerErrors',
+        'The Connect tools authorizer failed: Basic/Bearer requests are refused meanwhile.',
+        {
+          metric: props.authorizer.function.metricErrors({
+            period: FIVE_MINUTES,
+            statistic: 'Sum',
+          }),
+          threshold: 1,
+        },
+      );
+    }
+    if (props.toolsApi !== undefined) {
+      this.#alarm('ToolsApiServerErrors', 'The Connect tools REST API answered 5xx.', {
+        metric: props.toolsApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: 5,
+      });
+    }
 
     this.dashboard = props.dashboard === false ? undefined : this.#dashboard();
   }

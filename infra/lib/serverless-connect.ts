@@ -122,6 +122,11 @@ export class ServerlessConnect extends Construct {
       functions: this.functions,
       api: this.api.api,
       sourceTaskDlq: this.functions.sourceTaskDlq,
+      // The tools' own API in iam-or-connect-tools (in connect-tools it is `api` itself).
+      ...(this.api.toolsApi === undefined || this.api.toolsApi === this.api.api
+        ? {}
+        : { toolsApi: this.api.toolsApi }),
+      ...(this.api.toolsAuth === undefined ? {} : { authorizer: this.api.toolsAuth.function }),
     });
     acknowledgeIamWildcards(this);
     acknowledgeServerlessFindings(this);

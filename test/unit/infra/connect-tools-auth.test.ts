@@ -229,6 +229,24 @@ describe("auth 'iam-or-connect-tools'", () => {
     expect(toolsStage?.[1].DependsOn).toContain(account);
   });
 
+  it('alarms on the authorizer errors and on the second API 5xx answers, with runbook links', () => {
+    // Act
+    const alarms = Object.values(resourcesOf(either.template, 'AWS::CloudWatch::Alarm'));
+    const find = (metric: string, dimension: RegExp) =>
+      alarms.filter(
+        (a) =>
+          a.Properties.MetricName === metric &&
+          dimension.test(JSON.stringify(a.Properties.Dimensions)),
+      );
+    // Assess
+    const authorizer = find('Errors', /ConnectTools/);
+    const toolsApi = find('5XXError', /ToolsApi/);
+    expect(authorizer).toHaveLength(1);
+    expect(toolsApi).toHaveLength(1);
+    expect(authorizer[0]?.Properties.AlarmDescription).toMatch(/runbook\.md#authorizer-errors$/);
+    expect(toolsApi[0]?.Properties.AlarmDescription).toMatch(/runbook\.md#tools-api-5xx-errors$/);
+  });
+
   it('associates the web ACL with both stages', () => {
     either.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 2);
   });

@@ -76,6 +76,10 @@ export async function startE2eRuntime(
     memory: true,
     brokers: inject('kafkaBrokers'),
     transactionalIdPrefix: uniqueName('e2e'),
+    // An offsets topic of its own: a transaction another test left hanging on a shared one (a
+    // killed producer, aborted only at its 60 s timeout) would hold back its last stable offset,
+    // and with it the fate of this runtime's pending offsets.
+    offsetsTopic: uniqueName('e2e-offsets'),
     kafkaClusterId: 'e2e-cluster',
     enumeratorIntervalMs: 1_000,
     sourceBudgetMs: 5_000,

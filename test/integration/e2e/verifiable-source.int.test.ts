@@ -78,5 +78,6 @@ describe('verifiable-source in the local runtime', () => {
     expect([...byTask.keys()].sort()).toEqual([0, 1]);
     expect(byTask.get(0)).toEqual(expected);
     expect(byTask.get(1)).toEqual(expected);
-  });
+    // The waits above bound the test (30 s of progress, then 60 s to the end, 10 s to read).
+  }, 110_000);
 });

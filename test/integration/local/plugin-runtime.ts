@@ -22,6 +22,8 @@ export async function startPluginRuntime(modules: string, logs: string[]): Promi
     pluginModules: await loadPluginModules(plugins),
     brokers: inject('kafkaBrokers'),
     transactionalIdPrefix: uniqueName('plugins'),
+    // Its own offsets topic, as the e2e runtime's (test/integration/e2e/support.ts).
+    offsetsTopic: uniqueName('plugins-offsets'),
     kafkaClusterId: 'plugins-cluster',
     enumeratorIntervalMs: 1_000,
     sourceBudgetMs: 5_000,

@@ -40,6 +40,8 @@ function timedClient(inner: S3SinkClient, timings: Timings): S3SinkClient {
     completeMultipartUpload: (b, k, id, parts, c) =>
       inner.completeMultipartUpload(b, k, id, parts, c),
     abortMultipartUpload: (b, k, id) => inner.abortMultipartUpload(b, k, id),
+    listKeys: (b, prefix) => timings.time('s3 ListObjectsV2', () => inner.listKeys(b, prefix)),
+    deleteObject: (b, k) => timings.time('s3 DeleteObject', () => inner.deleteObject(b, k)),
     destroy: () => inner.destroy(),
   };
 }

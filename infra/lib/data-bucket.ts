@@ -164,14 +164,22 @@ export class DataBucket extends Construct {
 
   /**
    * What the S3 sink task does (single and multipart puts, reads of its own objects, aborts of
-   * failed uploads): object actions on the bucket's objects, nothing on the bucket itself.
+   * failed uploads, deletes of staging objects once sealed) and the listing of a partition's
+   * staging prefix (s3.write.mode=once; it also makes S3 answer 404, not 403, for a missing key).
    */
   grantSinkWrites(grantee: IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'DataBucketSinkObjects',
-        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:DeleteObject'],
         resources: [this.bucket.arnForObjects('*')],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DataBucketSinkList',
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
       }),
     );
   }

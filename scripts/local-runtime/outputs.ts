@@ -3,7 +3,7 @@
  * (read_committed), the S3 sink's objects (over the runtime's S3 API), and the sinks' positions.
  * Every record is a datagen `sequence` record, identified by its source partition and seq.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Kafka } from 'kafkajs';
 import type { RuntimeInfo } from '../../local/runtime/runtime-info.js';
 import { parseDatagenRecordIdentity } from '../../shared/plugins/connectors/datagen/quickstarts.js';
@@ -14,6 +14,7 @@ import {
   type TopicDeliveryReport,
   tallyDelivery,
 } from '../../test/support/eos-checker.js';
+import { sinkOutputKeys } from '../../test/support/s3-sink-output.js';
 import { type RuntimeProcess, sleep } from './runtime-process.js';
 
 /** The datagen identity of a record value. */
@@ -65,8 +66,8 @@ export interface S3OutputReport extends DeliveryReport {
 
 /**
  * Reads every object of the S3 sink under `topics/<topic>/` (key order: by partition, then by
- * start offset) and checks its JSON lines against `expected`, and each object's lines against
- * its `record-count` metadata.
+ * start offset), then the staged objects of buckets not complete yet, and checks their JSON
+ * lines against `expected`, and each object's lines against its `record-count` metadata.
  */
 export async function readS3Output(
   info: RuntimeInfo,
@@ -84,20 +85,8 @@ export async function readS3Output(
   let objects = 0;
   let inconsistent = 0;
   try {
-    const keys: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket: info.s3.bucket,
-          Prefix: `topics/${topic}/`,
-          ...(token === undefined ? {} : { ContinuationToken: token }),
-        }),
-      );
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
-      token = page.NextContinuationToken;
-    } while (token !== undefined);
-    for (const key of keys.sort()) {
+    const { keys } = await sinkOutputKeys(client, info.s3.bucket, `topics/${topic}/`);
+    for (const key of keys) {
       const got = await client.send(new GetObjectCommand({ Bucket: info.s3.bucket, Key: key }));
       const lines = ((await got.Body?.transformToString()) ?? '').split('\n').filter((l) => l);
       objects += 1;

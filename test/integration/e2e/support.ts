@@ -2,10 +2,11 @@
  * What the end-to-end tests share: a local runtime started in this process against the test
  * broker, with its own dynalite and s3rver on free ports, reached only through HTTP.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../../local/runtime/start.js';
 import type { LoadedPluginModule } from '../../../shared/engine/plugin-modules.js';
+import { sinkOutputKeys } from '../../support/s3-sink-output.js';
 import { uniqueName } from '../../support/services.js';
 
 export interface HttpResult {
@@ -132,7 +133,7 @@ export function s3SinkConfig(
   };
 }
 
-/** Every JSON line of the objects under `prefix` in the runtime's bucket (S3 over HTTP). */
+/** Every JSON line of the S3 sink's objects under `prefix` (and its staged ones) in the runtime's bucket. */
 export async function s3Lines(runtime: LocalRuntime, prefix: string): Promise<unknown[]> {
   const client = new S3Client({
     endpoint: runtime.s3.endpoint,
@@ -142,24 +143,12 @@ export async function s3Lines(runtime: LocalRuntime, prefix: string): Promise<un
   });
   try {
     const lines: unknown[] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket: runtime.s3.bucket,
-          Prefix: prefix,
-          ...(token === undefined ? {} : { ContinuationToken: token }),
-        }),
-      );
-      for (const object of page.Contents ?? []) {
-        const got = await client.send(
-          new GetObjectCommand({ Bucket: runtime.s3.bucket, Key: object.Key ?? '' }),
-        );
-        const text = (await got.Body?.transformToString()) ?? '';
-        for (const line of text.split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line));
-      }
-      token = page.NextContinuationToken;
-    } while (token !== undefined);
+    const { keys } = await sinkOutputKeys(client, runtime.s3.bucket, prefix);
+    for (const key of keys) {
+      const got = await client.send(new GetObjectCommand({ Bucket: runtime.s3.bucket, Key: key }));
+      const text = (await got.Body?.transformToString()) ?? '';
+      for (const line of text.split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line));
+    }
     return lines;
   } finally {
     client.destroy();

@@ -6,16 +6,12 @@
  * a write return the new ETag and metadata with a body still being written, so reads and writes
  * of a key were serialised in-process and reads retried until the body matched the ETag.)
  */
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
 import type { S3SinkClient } from '../../../shared/plugins/connectors/s3-sink/s3-sink-client.js';
 import { createS3SinkClient } from '../../../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkConnector } from '../../../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
+import { sinkOutputKeys } from '../s3-sink-output.js';
 import type { Faults } from './faults.js';
 import { type CampaignServices, countIds, type SinkTarget } from './target.js';
 
@@ -59,6 +55,8 @@ function faultyS3Client(inner: S3SinkClient, faults: Faults): S3SinkClient {
       ),
     abortMultipartUpload: (bucket, key, uploadId) =>
       inner.abortMultipartUpload(bucket, key, uploadId),
+    listKeys: (bucket, prefix) => inner.listKeys(bucket, prefix),
+    deleteObject: (bucket, key) => around('DeleteObject', () => inner.deleteObject(bucket, key)),
     destroy: () => inner.destroy(),
   };
 }
@@ -87,22 +85,12 @@ export async function createS3Target(
 
   const readAll = async (): Promise<string[]> => {
     const lines: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await admin.send(
-        new ListObjectsV2Command({
-          Bucket: bucket,
-          Prefix: `${TOPICS_DIR}/`,
-          ...(token === undefined ? {} : { ContinuationToken: token }),
-        }),
-      );
-      for (const object of page.Contents ?? []) {
-        const out = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
-        const text = (await out.Body?.transformToString()) ?? '';
-        lines.push(...text.split('\n').filter((line) => line !== ''));
-      }
-      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-    } while (token !== undefined);
+    const { keys } = await sinkOutputKeys(admin, bucket, `${TOPICS_DIR}/`);
+    for (const key of keys) {
+      const out = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const text = (await out.Body?.transformToString()) ?? '';
+      lines.push(...text.split('\n').filter((line) => line !== ''));
+    }
     return lines;
   };
 
@@ -116,6 +104,8 @@ export async function createS3Target(
       'before S3 UploadPart',
       'before S3 CompleteMultipartUpload',
       'after S3 CompleteMultipartUpload',
+      'before S3 DeleteObject',
+      'after S3 DeleteObject',
     ],
     admin,
     config: {

@@ -47,3 +47,59 @@ export function objectKey(c: ObjectCoordinates): string {
     .filter((s) => s !== '')
     .join('/');
 }
+
+/**
+ * Where the records of a bucket that is not complete yet wait (`s3.write.mode=once`): the
+ * staging directory (`_staging` by default: outside `topics.dir`, and ignored by Hive, Athena
+ * and Spark since it starts with `_`), then `<topic>+<kafkaPartition>/` (one prefix per Kafka
+ * partition, so that one listing finds its staged objects whatever their encoded partition),
+ * then the final key.
+ *
+ * @example
+ * stagingKey('_staging', 'orders', 3, 'topics/orders/partition=3/orders+3+00000000000000002000.json')
+ * // '_staging/orders+3/topics/orders/partition=3/orders+3+00000000000000002000.json'
+ */
+export function stagingKey(
+  stagingDir: string,
+  topic: string,
+  kafkaPartition: number,
+  finalKey: string,
+): string {
+  return `${stagingPrefix(stagingDir, topic, kafkaPartition)}${finalKey}`;
+}
+
+/** The prefix of every staging key of one Kafka partition (see {@link stagingKey}). */
+export function stagingPrefix(stagingDir: string, topic: string, kafkaPartition: number): string {
+  return `${stagingDir}/${topic}+${kafkaPartition}/`;
+}
+
+/** A staged object of one Kafka partition, as listed. */
+export interface StagedKey {
+  readonly stagingKey: string;
+  readonly finalKey: string;
+  readonly bucketStart: number;
+}
+
+/**
+ * The final key and bucket of `key`, listed under `stagingPrefix(stagingDir, topic,
+ * kafkaPartition)`, when it is a staging key of that Kafka partition under `topicsDir` with
+ * `extension`; null otherwise (another connector's, or not the sink's).
+ */
+export function parseStagingKey(
+  key: string,
+  prefix: string,
+  c: Pick<ObjectCoordinates, 'topicsDir' | 'topic' | 'kafkaPartition' | 'extension'>,
+): StagedKey | null {
+  if (!key.startsWith(prefix)) return null;
+  const finalKey = key.slice(prefix.length);
+  if (c.topicsDir !== '' && !finalKey.startsWith(`${c.topicsDir}/`)) return null;
+  const file = finalKey.slice(finalKey.lastIndexOf('/') + 1);
+  const head = `${c.topic}+${c.kafkaPartition}+`;
+  const digits = file.slice(head.length, head.length + OFFSET_DIGITS);
+  if (!file.startsWith(head) || !/^\d+$/.test(digits) || digits.length !== OFFSET_DIGITS) {
+    return null;
+  }
+  if (file.slice(head.length + OFFSET_DIGITS) !== c.extension) return null;
+  const start = Number(digits);
+  return Number.isSafeInteger(start) ? { stagingKey: key, finalKey, bucketStart: start } : null;
+}

@@ -107,26 +107,26 @@ export function readObjectOffsets(
   return { firstOffset, lastOffset, recordCount };
 }
 
-/** `head`'s chunks, then `tail`'s; cancelling cancels `head`. */
-function concatenate(head: ReadableStream<Uint8Array> | null, tail: readonly Uint8Array[]) {
-  let reader = head?.getReader() ?? null;
+/** The chunks of each of `heads` in turn, then `tail`'s; cancelling cancels the heads left. */
+function concatenate(heads: readonly ReadableStream<Uint8Array>[], tail: readonly Uint8Array[]) {
+  const readers = heads.map((h) => h.getReader());
   let next = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      while (reader !== null) {
+      for (let reader = readers[0]; reader !== undefined; reader = readers[0]) {
         const chunk = await reader.read();
         if (!chunk.done) {
           controller.enqueue(chunk.value);
           return;
         }
-        reader = null;
+        readers.shift();
       }
       const bytes = tail[next++];
       if (bytes === undefined) controller.close();
       else controller.enqueue(bytes);
     },
     async cancel(reason) {
-      await reader?.cancel(reason);
+      await Promise.all(readers.map((r) => r.cancel(reason)));
     },
   });
 }
@@ -233,7 +233,7 @@ export class KnownObjects {
 }
 
 /** The offsets of an object holding `stored` (null: nothing yet) followed by `fresh`. */
-function offsetsAfter(
+export function offsetsAfter(
   stored: ObjectOffsets | null,
   fresh: readonly PendingEntry[],
   last: PendingEntry,
@@ -256,20 +256,23 @@ function metadataOf(offsets: ObjectOffsets): Record<string, string> {
 }
 
 /**
- * `head` (the stored content, compressed as configured: S3's body stream, or bytes this writer
- * wrote) then `fresh`, compressed as configured. Uncompressed content with no stream to read
- * stays a list of chunks in memory (joined once for the PutObject).
+ * The contents of `heads` (stored contents, compressed as configured: S3's body streams, or
+ * bytes this writer wrote) one after the other, then `fresh`, compressed as configured.
+ * Uncompressed content with no stream to read stays a list of chunks in memory (joined once for
+ * the PutObject).
  */
-function contentOf(
+export function contentOf(
   settings: ObjectWriterSettings,
-  head: ReadableStream<Uint8Array> | Uint8Array | null,
+  heads: readonly (ReadableStream<Uint8Array> | Uint8Array)[],
   fresh: readonly PendingEntry[],
 ): ObjectContent {
   const gzip = settings.compression === 'gzip';
   const tail = fresh.map((e) => e.bytes);
-  if (!gzip && !(head instanceof ReadableStream)) return head === null ? tail : [head, ...tail];
-  let stored = head instanceof Uint8Array ? bytesStream(head) : head;
-  if (stored !== null && gzip) stored = stored.pipeThrough(new DecompressionStream('gzip'));
+  if (!gzip && heads.every((h) => h instanceof Uint8Array)) return [...heads, ...tail];
+  const stored = heads.map((h) => {
+    const stream = h instanceof Uint8Array ? bytesStream(h) : h;
+    return gzip ? stream.pipeThrough(new DecompressionStream('gzip')) : stream;
+  });
   const content = concatenate(stored, tail);
   return gzip ? content.pipeThrough(new CompressionStream('gzip')) : content;
 }
@@ -284,7 +287,7 @@ function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
-function targetOf(
+export function targetOf(
   settings: ObjectWriterSettings,
   key: string,
   offsets: ObjectOffsets,
@@ -298,7 +301,7 @@ function targetOf(
 }
 
 /** Remembers that `key` exists, with what was written when the upload says. */
-function remember(
+export function remember(
   known: KnownObjects,
   key: string,
   offsets: ObjectOffsets,
@@ -330,7 +333,7 @@ async function createOptimistically(
     const upload = await uploadObject(
       client,
       targetOf(settings, pending.key, offsets),
-      contentOf(settings, null, pending.entries),
+      contentOf(settings, [], pending.entries),
       { kind: 'create' },
       settings.partSize,
     );
@@ -363,7 +366,7 @@ async function appendWritten(
     const upload = await uploadObject(
       client,
       targetOf(settings, pending.key, offsets),
-      contentOf(settings, written.bytes, fresh),
+      contentOf(settings, [written.bytes], fresh),
       { kind: 'replace', etag: written.etag },
       settings.partSize,
     );
@@ -404,7 +407,7 @@ async function readThenWrite(
   const upload = await uploadObject(
     client,
     targetOf(settings, pending.key, offsets),
-    contentOf(settings, existing?.body ?? null, fresh),
+    contentOf(settings, existing === null ? [] : [existing.body], fresh),
     conditionFor(settings, existing),
     settings.partSize,
   );

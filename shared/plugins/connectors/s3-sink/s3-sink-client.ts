@@ -6,7 +6,9 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   type S3Client,
@@ -86,6 +88,10 @@ export interface S3SinkClient {
   ): Promise<void>;
   /** Aborts an upload, discarding its parts. */
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
+  /** Every key under `prefix`, in key order (all pages). */
+  listKeys(bucket: string, prefix: string): Promise<string[]>;
+  /** Deletes `key`; resolves as well when it does not exist. */
+  deleteObject(bucket: string, key: string): Promise<void>;
   /** Releases the client's sockets. */
   destroy(): void;
 }
@@ -283,6 +289,33 @@ export function sdkS3SinkClient(client: S3Client): S3SinkClient {
         );
       } catch (error) {
         throw toSinkError(error, `Aborting the upload of ${where(bucket, key)}`);
+      }
+    },
+    async listKeys(bucket, prefix) {
+      const keys: string[] = [];
+      let token: string | undefined;
+      try {
+        do {
+          const page = await client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: prefix,
+              ...(token === undefined ? {} : { ContinuationToken: token }),
+            }),
+          );
+          for (const o of page.Contents ?? []) if (o.Key !== undefined) keys.push(o.Key);
+          token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+        } while (token !== undefined);
+      } catch (error) {
+        throw toSinkError(error, `Listing ${where(bucket, prefix)}`);
+      }
+      return keys;
+    },
+    async deleteObject(bucket, key) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      } catch (error) {
+        throw toSinkError(error, `Deleting ${where(bucket, key)}`);
       }
     },
     destroy() {

@@ -22,6 +22,8 @@ export const S3_BUCKET_CONFIG = 's3.bucket.name';
 export const S3_PART_SIZE_CONFIG = 's3.part.size';
 export const S3_COMPRESSION_TYPE_CONFIG = 's3.compression.type';
 export const S3_CONDITIONAL_WRITES_CONFIG = 's3.conditional.writes';
+export const S3_WRITE_MODE_CONFIG = 's3.write.mode';
+export const S3_STAGING_DIR_CONFIG = 's3.staging.dir';
 export const TOPICS_DIR_CONFIG = 'topics.dir';
 export const FLUSH_SIZE_CONFIG = 'flush.size';
 export const FORMAT_CLASS_CONFIG = 'format.class';
@@ -185,6 +187,33 @@ export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
       'is then created without reading it first, trusting If-None-Match to refuse it when it ' +
       'exists: disable for S3-compatible servers that reject or ignore these headers (AWS S3 ' +
       'honours both); every write then reads the object first.',
+  })
+  .define({
+    name: S3_WRITE_MODE_CONFIG,
+    type: 'STRING',
+    defaultValue: 'once',
+    validator: CaseInsensitiveValidString.in('once', 'progressive'),
+    importance: 'MEDIUM',
+    group: S3_GROUP,
+    documentation:
+      'once: each object key is written once, complete, when its offset range is (as with ' +
+      "Confluent's connector, S3 Object Created fires once per object); the records of the " +
+      'range being filled wait in a staging object under s3.staging.dir, appended to at every ' +
+      'batch. progressive: the object itself is rewritten at every batch while its range fills ' +
+      '(records visible a batch after they arrive, but one key sees several writes).',
+  })
+  .define({
+    name: S3_STAGING_DIR_CONFIG,
+    type: 'STRING',
+    defaultValue: '_staging',
+    validator: new NonEmptyString(),
+    importance: 'LOW',
+    group: S3_GROUP,
+    documentation:
+      'With s3.write.mode=once, where records wait until their object is complete: ' +
+      '<s3.staging.dir>/<topic>+<kafkaPartition>/<object key>. Keep it outside topics.dir and ' +
+      "starting with '_' or '.', so that tools reading topics.dir (Hive, Athena, Glue, S3 " +
+      'event notifications filtered on topics.dir) never see staged records.',
   })
   .define({
     name: TOPICS_DIR_CONFIG,

@@ -39,6 +39,8 @@ import {
   S3_CONDITIONAL_WRITES_CONFIG,
   S3_PART_SIZE_CONFIG,
   S3_SINK_CONFIG_DEF,
+  S3_STAGING_DIR_CONFIG,
+  S3_WRITE_MODE_CONFIG,
   type S3SinkFormat,
   TIMESTAMP_EXTRACTOR_CONFIG,
   TIMESTAMP_FIELD_CONFIG,
@@ -55,6 +57,10 @@ export interface S3SinkConfig extends S3Connection {
   readonly partSize: number;
   readonly compression: 'none' | 'gzip';
   readonly conditionalWrites: boolean;
+  /** `once`: objects written once, complete (records staged meanwhile); `progressive`: rewritten per batch. */
+  readonly writeMode: 'once' | 'progressive';
+  /** Where `once` stages records; without leading or trailing `/`. */
+  readonly stagingDir: string;
   /** Without leading or trailing `/`. */
   readonly topicsDir: string;
   readonly flushSize: number;
@@ -182,6 +188,13 @@ function partitionerSpec(values: Record<string, unknown>): PartitionerSpec {
   return timeSpec(values, kind);
 }
 
+/** `s3.staging.dir` without leading or trailing slashes; ConfigError when nothing is left. */
+function stagingDirOf(value: string): string {
+  const dir = normalizeTopicsDir(value);
+  if (dir === '') throw invalidValue(S3_STAGING_DIR_CONFIG, value, 'must name a directory');
+  return dir;
+}
+
 /** Parses a connector or task config. Throws ConfigError with Kafka's messages. */
 export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3SinkConfig {
   const values = S3_SINK_CONFIG_DEF.parse(props);
@@ -193,6 +206,9 @@ export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3Si
     compression:
       String(values[S3_COMPRESSION_TYPE_CONFIG]).toLowerCase() === 'gzip' ? 'gzip' : 'none',
     conditionalWrites: values[S3_CONDITIONAL_WRITES_CONFIG] === true,
+    writeMode:
+      String(values[S3_WRITE_MODE_CONFIG]).toLowerCase() === 'progressive' ? 'progressive' : 'once',
+    stagingDir: stagingDirOf(String(values[S3_STAGING_DIR_CONFIG])),
     topicsDir: normalizeTopicsDir(String(values[TOPICS_DIR_CONFIG] ?? '')),
     flushSize: Number(values[FLUSH_SIZE_CONFIG]),
     format: resolveNamed(FORMAT_CLASSES, String(values[FORMAT_CLASS_CONFIG])) ?? 'json',

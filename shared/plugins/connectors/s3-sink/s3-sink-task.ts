@@ -7,6 +7,7 @@ import {
   type ConnectError,
   DataError,
   IllegalStateError,
+  parseTopicPartitionKey,
   type SinkRecord,
   SinkTask,
   type SinkTaskContext,
@@ -14,7 +15,16 @@ import {
   type TopicPartitionOffsets,
   topicPartitionKey,
 } from 'serverless-connect/connect';
-import { bucketStart, objectKey } from './object-naming.js';
+import { type BatchObject, completeBelow, needsListing, planCommit } from './commit-plan.js';
+import {
+  bucketStart,
+  objectKey,
+  parseStagingKey,
+  type StagedKey,
+  stagingKey,
+  stagingPrefix,
+} from './object-naming.js';
+import { sealObject } from './object-sealer.js';
 import {
   KnownObjects,
   type ObjectWriterSettings,
@@ -56,8 +66,7 @@ export interface S3SinkDeps {
 }
 
 /** An object being assembled from the current batch. */
-interface PendingBuild {
-  readonly key: string;
+interface PendingBuild extends BatchObject {
   readonly entries: PendingEntry[];
 }
 
@@ -138,6 +147,10 @@ export class S3SinkTask extends SinkTask {
   readonly #pending = new Map<string, Map<string, PendingBuild>>();
   /** The last offset buffered per source partition key. */
   readonly #lastOffsets = new Map<string, number>();
+  /** The first offset buffered per source partition key (since the last successful flush). */
+  readonly #firstOffsets = new Map<string, number>();
+  /** `s3.write.mode=once`: per source partition key, below which offset this task sealed every bucket. */
+  readonly #sealedBelow = new Map<string, number>();
   /** Keys this task instance created or read as existing, and the objects it wrote. */
   #known = new KnownObjects();
 
@@ -158,6 +171,7 @@ export class S3SinkTask extends SinkTask {
     const client = (this.#deps.createClient ?? createS3SinkClient)(config);
     this.#running?.client.destroy();
     this.#clear();
+    this.#sealedBelow.clear();
     this.#known = new KnownObjects();
     this.#running = {
       config,
@@ -188,6 +202,8 @@ export class S3SinkTask extends SinkTask {
       const last = this.#lastOffsets.get(tp);
       if (last !== undefined && offset <= last) this.#rewind(tp, offset);
       this.#lastOffsets.set(tp, offset);
+      const first = this.#firstOffsets.get(tp);
+      if (first === undefined || offset < first) this.#firstOffsets.set(tp, offset);
       let key: string;
       let bytes: Uint8Array | null;
       try {
@@ -207,7 +223,14 @@ export class S3SinkTask extends SinkTask {
       }
       let pending = objects.get(key);
       if (pending === undefined) {
-        pending = { key, entries: [] };
+        const topic = record.originalTopic;
+        const partition = record.originalKafkaPartition;
+        pending = {
+          key,
+          stagingKey: stagingKey(running.config.stagingDir, topic, partition, key),
+          bucketStart: bucketStart(offset, running.config.flushSize),
+          entries: [],
+        };
         objects.set(key, pending);
       }
       pending.entries.push({ offset, bytes });
@@ -215,17 +238,70 @@ export class S3SinkTask extends SinkTask {
     await Promise.all(reports);
   }
 
-  /** Writes every pending object; the buffer is cleared only when all writes succeeded. */
-  override async flush(_currentOffsets: TopicPartitionOffsets): Promise<void> {
+  /**
+   * Writes every pending object; the buffer is cleared only when all writes succeeded. With
+   * `s3.write.mode=once`, objects of complete buckets are sealed and the others staged (see
+   * `commit-plan.ts`); with `progressive` every object is written where it ends up.
+   */
+  override async flush(currentOffsets: TopicPartitionOffsets): Promise<void> {
     const running = this.#requireRunning();
-    const objects = [...this.#pending.values()].flatMap((byKey) => [...byKey.values()]);
-    await forEachLimited(
-      objects,
-      this.#deps.writeConcurrency ?? 4,
-      (pending): Promise<WriteOutcome> =>
-        writeObject(running.client, running.settings, pending, this.#known),
-    );
+    const concurrency = this.#deps.writeConcurrency ?? 4;
+    if (running.config.writeMode === 'progressive') {
+      const objects = [...this.#pending.values()].flatMap((byKey) => [...byKey.values()]);
+      await forEachLimited(
+        objects,
+        concurrency,
+        (pending): Promise<WriteOutcome> =>
+          writeObject(running.client, running.settings, pending, this.#known),
+      );
+    } else {
+      await this.#commitOnce(running, currentOffsets, concurrency);
+    }
     this.#clear();
+  }
+
+  /** Seals the objects of complete buckets, stages the others (`s3.write.mode=once`). */
+  async #commitOnce(
+    running: Running,
+    currentOffsets: TopicPartitionOffsets,
+    concurrency: number,
+  ): Promise<void> {
+    const { config, client, settings } = running;
+    const tps = [...new Set([...this.#lastOffsets.keys(), ...currentOffsets.keys()])];
+    const plans: { tp: string; plan: ReturnType<typeof planCommit> }[] = [];
+    await forEachLimited(tps, concurrency, async (tp) => {
+      const last = this.#lastOffsets.get(tp);
+      const next = Math.max(currentOffsets.get(tp) ?? 0, last === undefined ? 0 : last + 1);
+      const below = completeBelow(next, config.flushSize);
+      const listed = needsListing(below, this.#sealedBelow.get(tp))
+        ? await this.#listStaged(running, tp)
+        : [];
+      const objects = [...(this.#pending.get(tp)?.values() ?? [])];
+      const batch = { firstOffset: this.#firstOffsets.get(tp) ?? next, nextOffset: next, objects };
+      plans.push({ tp, plan: planCommit(batch, config.flushSize, listed) });
+    });
+    const writes = plans.flatMap(({ plan }) => [
+      ...plan.seal.map((request) => () => sealObject(client, settings, request, this.#known)),
+      ...plan.stage.map((pending) => () => writeObject(client, settings, pending, this.#known)),
+    ]);
+    await forEachLimited(writes, concurrency, (write) => write());
+    for (const { tp, plan } of plans) {
+      this.#sealedBelow.set(tp, Math.max(plan.completeBelow, this.#sealedBelow.get(tp) ?? 0));
+    }
+  }
+
+  /** The staged objects of source partition `tp` (this connector's `topics.dir` and format). */
+  async #listStaged(running: Running, tp: string): Promise<StagedKey[]> {
+    const { config } = running;
+    const { topic, partition } = parseTopicPartitionKey(tp);
+    const prefix = stagingPrefix(config.stagingDir, topic, partition);
+    const under = config.topicsDir === '' ? prefix : `${prefix}${config.topicsDir}/`;
+    const keys = await running.client.listKeys(config.bucket, under);
+    const c = { topicsDir: config.topicsDir, topic, kafkaPartition: partition };
+    return keys.flatMap((key) => {
+      const staged = parseStagingKey(key, prefix, { ...c, extension: running.extension });
+      return staged === null ? [] : [staged];
+    });
   }
 
   /** Flushes, then returns `currentOffsets`: everything put so far is durable in S3. */
@@ -240,6 +316,8 @@ export class S3SinkTask extends SinkTask {
       const key = topicPartitionKey(tp);
       this.#pending.delete(key);
       this.#lastOffsets.delete(key);
+      this.#firstOffsets.delete(key);
+      this.#sealedBelow.delete(key);
     }
   }
 
@@ -257,6 +335,7 @@ export class S3SinkTask extends SinkTask {
   #clear(): void {
     this.#pending.clear();
     this.#lastOffsets.clear();
+    this.#firstOffsets.clear();
   }
 
   /** Forgets the buffered records of `tp` at or above `offset`. */

@@ -35,7 +35,7 @@ interface Upload {
 }
 
 /** The kinds of call the fake records, in order. */
-export type CallKind = 'get' | 'put' | 'create' | 'part' | 'complete' | 'abort';
+export type CallKind = 'get' | 'put' | 'create' | 'part' | 'complete' | 'abort' | 'list' | 'delete';
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
@@ -79,7 +79,9 @@ export class FakeS3Sink implements S3SinkClient {
   /** Every call in order, with the condition of puts and completions. */
   readonly calls: { kind: CallKind; key: string; condition?: WriteCondition }[] = [];
   destroyed = false;
-  /** Mutating calls (put, create, part, complete) so far. */
+  /** How many times each key was written (successful puts and completed uploads). */
+  readonly writes = new Map<string, number>();
+  /** Mutating calls (put, create, part, complete, delete) so far. */
   mutations = 0;
   /**
    * When set, the mutating call with this index (counted by {@link mutations}) and every one
@@ -111,7 +113,7 @@ export class FakeS3Sink implements S3SinkClient {
     this.calls.push(condition === undefined ? { kind, key } : { kind, key, condition });
     const failure = this.failures.get(kind)?.shift();
     if (failure !== undefined) throw toSinkError(failure, `${kind} ${key}`);
-    if (kind === 'get' || kind === 'abort') return;
+    if (kind === 'get' || kind === 'abort' || kind === 'list') return;
     const index = this.mutations++;
     if (this.crashAt !== null && index >= this.crashAt) {
       throw new RetriableError(`crash before ${kind} ${key}`);
@@ -134,6 +136,7 @@ export class FakeS3Sink implements S3SinkClient {
 
   #write(target: ObjectTarget, bytes: Uint8Array): string {
     const etag = `"e${++this.#etags}"`;
+    this.writes.set(target.key, (this.writes.get(target.key) ?? 0) + 1);
     this.objects.set(target.key, {
       bytes,
       metadata: { ...target.metadata },
@@ -200,6 +203,18 @@ export class FakeS3Sink implements S3SinkClient {
   async abortMultipartUpload(_bucket: string, key: string, uploadId: string): Promise<void> {
     this.#record('abort', key);
     this.uploads.delete(uploadId);
+  }
+
+  async listKeys(bucket: string, prefix: string): Promise<string[]> {
+    this.#checkBucket(bucket);
+    this.#record('list', prefix);
+    return [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+
+  async deleteObject(bucket: string, key: string): Promise<void> {
+    this.#checkBucket(bucket);
+    this.#record('delete', key);
+    this.objects.delete(key);
   }
 
   destroy(): void {

@@ -42,6 +42,8 @@ describe('parseS3SinkConfig', () => {
       partSize: 25 * 1024 * 1024,
       compression: 'none',
       conditionalWrites: true,
+      writeMode: 'once',
+      stagingDir: '_staging',
       topicsDir: 'topics',
       flushSize: 100,
       format: 'json',

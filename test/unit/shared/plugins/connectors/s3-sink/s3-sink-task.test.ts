@@ -18,10 +18,12 @@ import {
   textOf,
 } from './fakes.js';
 
+/** These tests pin the progressive writes (each batch rewrites the objects it touches); `s3-sink-task-once.test.ts` the default, once. */
 const props = {
   's3.bucket.name': 'bucket',
   'flush.size': '3',
   'format.class': 'json',
+  's3.write.mode': 'progressive',
 };
 
 async function startTask(

@@ -22,14 +22,18 @@ function script(name: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string;
       if (error === null) resolve({ stdout, stderr });
       else {
         const tail = stderr.trim().split('\n').slice(-15).join('\n');
-        reject(new Error(`scripts/postgres/${name} failed (${error.code ?? error.message}):\n${tail}`));
+        reject(
+          new Error(`scripts/postgres/${name} failed (${error.code ?? error.message}):\n${tail}`),
+        );
       }
     });
   });
 }
 
 /** The server to test against, started when needed. */
-export async function ensurePostgres(env: NodeJS.ProcessEnv = process.env): Promise<RunningPostgres> {
+export async function ensurePostgres(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningPostgres> {
   const given = env.POSTGRES_URL?.trim();
   if (given !== undefined && given !== '') return { url: given, stop: async () => {} };
   const { stdout, stderr } = await script('start.sh', env);

@@ -28,12 +28,7 @@ const valueSchema = SchemaBuilder.struct()
   .field('qty', Schemas.INT32)
   .build();
 
-function record(
-  key: unknown,
-  value: unknown,
-  offset = 7,
-  keySchema = Schemas.OPTIONAL_STRING,
-) {
+function record(key: unknown, value: unknown, offset = 7, keySchema = Schemas.OPTIONAL_STRING) {
   return new SinkRecord({
     topic: 'orders',
     kafkaPartition: 2,

@@ -24,7 +24,10 @@ const pools = new PostgresPools(pgPoolOf);
 const connector = new PostgresSinkConnector({ pools });
 let db: pg.Client;
 
-function context(props: Readonly<Record<string, string>>): SinkTaskContext {
+function context(
+  props: Readonly<Record<string, string>>,
+  reported: SinkRecord[] | null = null,
+): SinkTaskContext {
   return {
     configs: () => props,
     offset: () => {},
@@ -33,7 +36,14 @@ function context(props: Readonly<Record<string, string>>): SinkTaskContext {
     pause: () => {},
     resume: () => {},
     requestCommit: () => {},
-    errantRecordReporter: null,
+    errantRecordReporter:
+      reported === null
+        ? null
+        : {
+            report: async (record) => {
+              reported.push(record);
+            },
+          },
   };
 }
 
@@ -50,9 +60,12 @@ function configFor(table: string, props: Record<string, string> = {}): Record<st
   };
 }
 
-async function startTask(props: Record<string, string>): Promise<PostgresSinkTask> {
+async function startTask(
+  props: Record<string, string>,
+  reported: SinkRecord[] | null = null,
+): Promise<PostgresSinkTask> {
   const task = connector.createTask();
-  await task.start(props, context(props));
+  await task.start(props, context(props, reported));
   return task;
 }
 
@@ -366,6 +379,29 @@ describe('postgres-sink against a real PostgreSQL server', () => {
       { id: 1, sku: null },
       { id: 2, sku: 'X-2' },
     ]);
+  });
+
+  it('reports a record that cannot be a row to the errant record reporter and writes the rest', async () => {
+    const table = uniqueName('errant').replaceAll('-', '_');
+    const reported: SinkRecord[] = [];
+    const props = configFor(table, {
+      'auto.create': 'true',
+      'pk.mode': 'record_key',
+      'pk.fields': 'code',
+    });
+    const task = await startTask(props, reported);
+    await deliver(task, [
+      rec(table, 0, 'a', order(1, 'a', 1)),
+      rec(table, 1, null, order(2, 'no key', 1)),
+      rec(table, 2, 'c', order(3, 'c', 1)),
+    ]);
+    await task.stop();
+    expect(reported.map((r) => r.kafkaOffset)).toEqual([1]);
+    expect(await rows(`SELECT code FROM "${table}" ORDER BY code`)).toEqual([
+      { code: 'a' },
+      { code: 'c' },
+    ]);
+    expect(await storedOffsets(props.name as string)).toEqual({ [`${table}-0`]: 3 });
   });
 
   it('a missing table without auto.create fails the batch with the JDBC sink message', async () => {

@@ -1,8 +1,9 @@
 /**
  * The offsets table the sink owns: per connector, topic and partition, the next Kafka offset to
  * write (Kafka's convention), updated in the same transaction as the rows. Locking its row
- * (`SELECT … FOR UPDATE`) makes a second invocation of the same partition wait for the first
- * and then skip what the first committed. Statements only; pure.
+ * (`INSERT … ON CONFLICT DO UPDATE`, which locks as `SELECT … FOR UPDATE` does) makes a second
+ * invocation of the same partition wait for the first and then skip what the first committed.
+ * Statements only; pure.
  */
 import { qualifiedName, type Statement, type TableName } from './sql.js';
 
@@ -30,20 +31,18 @@ export function createOffsetsTableStatement(table: TableName): Statement {
   };
 }
 
-/** Makes sure the row exists (at 0, nothing written) so that it can be locked. */
-export function ensureOffsetRowStatement(table: TableName, key: OffsetRowKey): Statement {
+/**
+ * Creates the row (at 0: nothing written) or, when it exists, locks it, in one statement: the
+ * conflict's `DO UPDATE` takes the row lock (waiting for a concurrent holder, then seeing its
+ * committed value) until the transaction ends. Returns `next_offset`.
+ */
+export function lockOffsetRowStatement(table: TableName, key: OffsetRowKey): Statement {
+  const name = qualifiedName(table);
   return {
     text:
-      `INSERT INTO ${qualifiedName(table)} (connector, topic, kafka_partition, next_offset) ` +
-      'VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING',
-    values: keyValues(key),
-  };
-}
-
-/** Locks the row until the transaction ends; returns `next_offset`. */
-export function lockOffsetRowStatement(table: TableName, key: OffsetRowKey): Statement {
-  return {
-    text: `SELECT next_offset FROM ${qualifiedName(table)} WHERE ${KEY_WHERE} FOR UPDATE`,
+      `INSERT INTO ${name} AS o (connector, topic, kafka_partition, next_offset) ` +
+      'VALUES ($1, $2, $3, 0) ON CONFLICT (connector, topic, kafka_partition) ' +
+      'DO UPDATE SET next_offset = o.next_offset RETURNING next_offset',
     values: keyValues(key),
   };
 }

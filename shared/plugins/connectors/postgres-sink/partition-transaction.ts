@@ -6,11 +6,7 @@
  * exactly once whatever the redeliveries.
  */
 import type { OffsetRowKey } from './offsets-table.js';
-import {
-  advanceOffsetRowStatement,
-  ensureOffsetRowStatement,
-  lockOffsetRowStatement,
-} from './offsets-table.js';
+import { advanceOffsetRowStatement, lockOffsetRowStatement } from './offsets-table.js';
 import { inTransaction, type PgPool, run } from './pg-client.js';
 import type { InsertMode } from './postgres-sink-config.js';
 import type { RowWrite } from './record-rows.js';
@@ -63,7 +59,6 @@ export async function writePartition(
     `writing ${write.key.topic}-${write.key.partition}`,
     async (client) => {
       try {
-        await run(client, ensureOffsetRowStatement(env.offsetsTable, write.key));
         const locked = await run(client, lockOffsetRowStatement(env.offsetsTable, write.key));
         const stored = Number(locked.rows[0]?.next_offset ?? 0);
         const fresh = write.rows.filter((r) => r.offset >= stored);

@@ -24,6 +24,7 @@ import {
 import {
   inTransaction,
   type PgPool,
+  POOL_MAX,
   type PoolLease,
   type PostgresPools,
   run,
@@ -125,8 +126,9 @@ export class PostgresSinkTask extends SinkTask {
   }
 
   /**
-   * Writes every partition's buffer, one transaction per partition, each with the partition's
-   * offset (also for partitions whose records were all filtered or skipped). Returns
+   * Writes every partition's buffer, one transaction per partition (as many at once as the pool
+   * has connections), each with the partition's offset (also for partitions whose records were
+   * all filtered or skipped); every partition has its turn even when one fails. Returns
    * `currentOffsets` once all committed. @throws RetriableError when the batch should be
    * redelivered (nothing of a failed partition is committed).
    */
@@ -136,24 +138,33 @@ export class PostgresSinkTask extends SinkTask {
     this.#buffers = new Map();
     await this.#ensureOffsetsTable(started);
     const ids = [...new Set([...currentOffsets.keys(), ...buffers.keys()])];
-    for (const id of ids) {
-      const rows = buffers.get(id) ?? [];
-      const last = rows[rows.length - 1];
-      const next = currentOffsets.get(id) ?? (last === undefined ? undefined : last.offset + 1);
-      if (next === undefined) continue;
-      const { topic, partition } = parseTopicPartitionKey(id);
-      const outcome = await writePartition(
-        {
-          pool: started.lease.pool,
-          offsetsTable: started.config.offsetsTable,
-          ddl: started.ddl,
-          insertMode: started.config.insertMode,
-          batchSize: started.config.batchSize,
-        },
-        { key: { connector: started.connector, topic, partition }, rows, next },
-      );
-      this.#count(id, outcome);
-    }
+    const env = {
+      pool: started.lease.pool,
+      offsetsTable: started.config.offsetsTable,
+      ddl: started.ddl,
+      insertMode: started.config.insertMode,
+      batchSize: started.config.batchSize,
+    };
+    // As many partitions at once as the pool has connections; each is its own transaction.
+    const failures: unknown[] = [];
+    const pending = [...ids];
+    const worker = async () => {
+      for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
+        const rows = buffers.get(id) ?? [];
+        const last = rows[rows.length - 1];
+        const next = currentOffsets.get(id) ?? (last === undefined ? undefined : last.offset + 1);
+        if (next === undefined) continue;
+        const { topic, partition } = parseTopicPartitionKey(id);
+        try {
+          const key = { connector: started.connector, topic, partition };
+          this.#count(id, await writePartition(env, { key, rows, next }));
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(POOL_MAX, ids.length) }, worker));
+    if (failures.length > 0) throw failures[0];
     return currentOffsets;
   }
 

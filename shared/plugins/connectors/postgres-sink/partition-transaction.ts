@@ -12,7 +12,7 @@ import type { InsertMode } from './postgres-sink-config.js';
 import type { RowWrite } from './record-rows.js';
 import { statementsFor } from './row-statements.js';
 import type { TableName } from './sql.js';
-import type { TableDdl } from './table-ddl.js';
+import type { TableColumns, TableDdl } from './table-ddl.js';
 
 /** A buffered record: its Kafka offset and its row (`null`: a tombstone to skip). */
 export interface BufferedRow {
@@ -54,17 +54,18 @@ export async function writePartition(
   env: PartitionWriteEnv,
   write: PartitionWrite,
 ): Promise<PartitionOutcome> {
-  return inTransaction(
-    env.pool,
-    `writing ${write.key.topic}-${write.key.partition}`,
-    async (client) => {
-      try {
+  try {
+    const { outcome, learned } = await inTransaction(
+      env.pool,
+      `writing ${write.key.topic}-${write.key.partition}`,
+      async (client) => {
         const locked = await run(client, lockOffsetRowStatement(env.offsetsTable, write.key));
         const stored = Number(locked.rows[0]?.next_offset ?? 0);
         const fresh = write.rows.filter((r) => r.offset >= stored);
         const rows = fresh.flatMap((r) => (r.row === null ? [] : [r.row]));
+        let learned: TableColumns = new Map();
         if (rows.length > 0) {
-          await env.ddl.ensure(client, rows);
+          learned = await env.ddl.ensure(client, rows);
           for (const statement of statementsFor(env.insertMode, rows, env.batchSize)) {
             await run(client, statement);
           }
@@ -72,12 +73,15 @@ export async function writePartition(
         if (write.next > stored) {
           await run(client, advanceOffsetRowStatement(env.offsetsTable, write.key, write.next));
         }
-        return { written: rows.length, skipped: write.rows.length - fresh.length, stored };
-      } catch (error) {
-        // The transaction rolls back, and with it any DDL: forget the tables seen.
-        env.ddl.forget();
-        throw error;
-      }
-    },
-  );
+        const skipped = write.rows.length - fresh.length;
+        return { outcome: { written: rows.length, skipped, stored }, learned };
+      },
+    );
+    // Only now does what the transaction created exist for the task's other transactions.
+    env.ddl.remember(learned);
+    return outcome;
+  } catch (error) {
+    env.ddl.forget();
+    throw error;
+  }
 }

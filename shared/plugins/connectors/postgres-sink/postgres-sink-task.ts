@@ -15,6 +15,7 @@ import {
   type TopicPartitionOffsets,
   topicPartitionKey,
 } from 'serverless-connect/connect';
+import { PartitionBuffers } from '../partition-buffers.js';
 import { createOffsetsTableStatement } from './offsets-table.js';
 import {
   type BufferedRow,
@@ -80,7 +81,7 @@ export function connectorNameOf(props: Readonly<Record<string, string>>): string
  */
 export class PostgresSinkTask extends SinkTask {
   #started: Started | undefined;
-  #buffers = new Map<string, BufferedRow[]>();
+  readonly #buffers = new PartitionBuffers<BufferedRow>();
   #offsetsTableReady = false;
   readonly #counts = new Map<string, PostgresSinkPartitionCounts>();
 
@@ -121,7 +122,7 @@ export class PostgresSinkTask extends SinkTask {
         await reporter.report(record, error);
         row = null;
       }
-      this.#buffer(record, { offset: record.originalKafkaOffset, row });
+      this.#buffers.add(record, { offset: record.originalKafkaOffset, row });
     }
   }
 
@@ -134,8 +135,7 @@ export class PostgresSinkTask extends SinkTask {
    */
   override async preCommit(currentOffsets: TopicPartitionOffsets): Promise<TopicPartitionOffsets> {
     const started = this.#require();
-    const buffers = this.#buffers;
-    this.#buffers = new Map();
+    const buffers = this.#buffers.take();
     await this.#ensureOffsetsTable(started);
     const ids = [...new Set([...currentOffsets.keys(), ...buffers.keys()])];
     const env = {
@@ -170,7 +170,7 @@ export class PostgresSinkTask extends SinkTask {
 
   /** Drops what `partitions` had buffered. */
   override async close(partitions: readonly TopicPartition[]): Promise<void> {
-    for (const tp of partitions) this.#buffers.delete(topicPartitionKey(tp));
+    for (const tp of partitions) this.#buffers.drop(topicPartitionKey(tp));
   }
 
   /** Gives the pool back (the container's pool ends when no task uses it). */
@@ -191,18 +191,6 @@ export class PostgresSinkTask extends SinkTask {
       throw new IllegalStateError('The PostgreSQL sink task must be started before use');
     }
     return this.#started;
-  }
-
-  #buffer(record: SinkRecord, entry: BufferedRow): void {
-    const id = `${record.originalTopic}-${record.originalKafkaPartition}`;
-    const buffer = this.#buffers.get(id) ?? [];
-    this.#buffers.set(id, buffer);
-    const last = buffer[buffer.length - 1];
-    if (last !== undefined && entry.offset <= last.offset) {
-      const keep = buffer.findIndex((b) => b.offset >= entry.offset);
-      buffer.length = keep < 0 ? buffer.length : keep;
-    }
-    buffer.push(entry);
   }
 
   async #ensureOffsetsTable(started: Started): Promise<void> {

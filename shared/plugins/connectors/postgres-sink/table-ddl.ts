@@ -57,23 +57,37 @@ export interface TableDdlOptions {
   readonly autoEvolve: boolean;
 }
 
-/** A task's view of the tables it writes. */
+/** The columns of tables, by table label. */
+export type TableColumns = Map<string, Set<string>>;
+
+/**
+ * A task's view of the tables it writes. What a transaction learns is remembered only once it
+ * committed ({@link TableDdl.remember}): a table created by a transaction still open (another
+ * partition's, at the same time) does not exist for anyone else yet.
+ */
 export class TableDdl {
-  readonly #known = new Map<string, Set<string>>();
+  readonly #known: TableColumns = new Map();
 
   constructor(private readonly options: TableDdlOptions) {}
 
-  /** Forgets what was seen (after a rolled-back transaction, whose DDL is gone too). */
+  /** Remembers the columns a committed transaction saw or made. */
+  remember(learned: TableColumns): void {
+    for (const [label, columns] of learned) this.#known.set(label, columns);
+  }
+
+  /** Forgets everything (after a failed transaction: a table may have been dropped meanwhile). */
   forget(): void {
     this.#known.clear();
   }
 
   /**
    * Creates missing tables and adds missing columns on `client` (in its open transaction), as
-   * `auto.create` and `auto.evolve` allow. @throws ConnectError naming the table (and columns)
-   * when they are missing and may not be created.
+   * `auto.create` and `auto.evolve` allow; resolves with what it learned, for
+   * {@link TableDdl.remember} once the transaction committed. @throws ConnectError naming the
+   * table (and columns) when they are missing and may not be created.
    */
-  async ensure(client: PgClient, rows: readonly RowWrite[]): Promise<void> {
+  async ensure(client: PgClient, rows: readonly RowWrite[]): Promise<TableColumns> {
+    const learned: TableColumns = new Map();
     for (const [label, need] of needsOf(rows)) {
       const known = this.#known.get(label);
       if (known !== undefined && [...need.columns.keys()].every((c) => known.has(c))) continue;
@@ -100,8 +114,9 @@ export class TableDdl {
           columns.add(column.name);
         }
       }
-      this.#known.set(label, columns);
+      learned.set(label, columns);
     }
+    return learned;
   }
 
   async #columns(client: PgClient, table: TableName): Promise<Set<string>> {

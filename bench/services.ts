@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ensureKafkaBroker, type KafkaBrokerHandle } from '../local/services/kafka-broker.js';
+import { ensurePostgres, type RunningPostgres } from '../test/support/postgres-server.js';
 
 /** A service running in a child process (see service-process.ts). */
 export interface ChildService {
@@ -61,6 +62,7 @@ export class BenchServices {
   #kafka: Promise<KafkaBrokerHandle> | undefined;
   #dynamo: Promise<ChildService> | undefined;
   #s3: Promise<ChildService> | undefined;
+  #postgres: Promise<RunningPostgres> | undefined;
 
   kafka(): Promise<KafkaBrokerHandle> {
     this.#kafka ??= ensureKafkaBroker();
@@ -77,8 +79,15 @@ export class BenchServices {
     return this.#s3;
   }
 
+  /** `POSTGRES_URL`, else the project's PostgreSQL server (`npm run postgres:start`). */
+  postgres(): Promise<RunningPostgres> {
+    this.#postgres ??= ensurePostgres();
+    return this.#postgres;
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([
+      this.#postgres?.then((postgres) => postgres.stop()),
       this.#kafka?.then((kafka) => kafka.stop()),
       this.#dynamo?.then((dynamo) => dynamo.close()),
       this.#s3?.then((s3) => s3.close()),

@@ -96,7 +96,15 @@ export const ESBUILD_OPTIONS = {
   sourcemap: true,
   // The runtime ships the SDK's clients and their dependencies; small utility packages that only
   // aws-msk-iam-sasl-signer-js needs (util-utf8-browser, util-format-url) are bundled.
-  external: ['@aws-sdk/client-*', '@aws-sdk/lib-*', '@aws-sdk/credential-providers'],
+  // pg's optional native binding and Cloudflare socket are required only when asked for
+  // (`pg.native`) or on Cloudflare Workers: never on Lambda, so never bundled.
+  external: [
+    '@aws-sdk/client-*',
+    '@aws-sdk/lib-*',
+    '@aws-sdk/credential-providers',
+    'pg-native',
+    'pg-cloudflare',
+  ],
   banner: { js: ESM_REQUIRE_BANNER },
 } as const;
 

@@ -14,6 +14,7 @@
  * reports its consumer group's committed offsets. The offset store keeps the same meaning (the
  * next record to read), so values pass through unchanged both ways.
  */
+import { resolvePlaceholders } from '../config/config-providers.js';
 import { ConflictError, ConnectError } from '../connect/errors.js';
 import type { SourcePartitionOffset } from '../connect/records.js';
 import { knownSourcePartitions } from '../ports/admin-source-offsets.js';
@@ -222,14 +223,18 @@ export class OffsetsApi {
     let acknowledged: boolean;
     if (descriptor.type === 'source') {
       const changes = parseSourceEntries(entries);
-      acknowledged = await hook(() => descriptor.create().alterOffsets(config, changes));
+      acknowledged = await hook(async () =>
+        descriptor.create().alterOffsets(await this.#resolved(config), changes),
+      );
       // The offsets topic first: it is what a lost or restored table is rebuilt from.
       await this.#ctx.offsetsTopic?.write(name, config, changes);
       await this.#ctx.store.offsets.alterSourceOffsets(name, changes);
     } else {
       const changes = parseSinkEntries(entries);
       const next = new Map([...changes].map(([key, c]) => [key, c.nextOffset]));
-      acknowledged = await hook(() => descriptor.create().alterOffsets(config, next));
+      acknowledged = await hook(async () =>
+        descriptor.create().alterOffsets(await this.#resolved(config), next),
+      );
       await this.#ctx.store.offsets.alterSinkOffsets(name, [...changes.values()]);
     }
     this.#ctx.nudge(name);
@@ -244,18 +249,31 @@ export class OffsetsApi {
     if (descriptor.type === 'source') {
       const known = knownSourcePartitions(await offsets.listSourceOffsets(name));
       const resets = known.map((partition) => ({ partition, offset: null }));
-      acknowledged = await hook(() => descriptor.create().alterOffsets(config, resets));
+      acknowledged = await hook(async () =>
+        descriptor.create().alterOffsets(await this.#resolved(config), resets),
+      );
       // Tombstones in the offsets topic, or a lost table would bring the old offsets back.
       await this.#ctx.offsetsTopic?.write(name, config, resets);
       await offsets.resetSourceOffsets(name);
     } else {
       const current = await offsets.getSinkOffsets(name);
       const resets = new Map(current.map((o) => [`${o.topic}-${o.partition}`, null]));
-      acknowledged = await hook(() => descriptor.create().alterOffsets(config, resets));
+      acknowledged = await hook(async () =>
+        descriptor.create().alterOffsets(await this.#resolved(config), resets),
+      );
       await offsets.resetSinkOffsets(name);
     }
     this.#ctx.nudge(name);
     return { message: acknowledged ? RESET : RESET_FRAMEWORK_ONLY };
+  }
+
+  /**
+   * The connector config with its config provider placeholders resolved, as Connect's herder
+   * hands `alterOffsets` the transformed config (a connector reaching its external system, as
+   * the PostgreSQL sink does, needs the real password). Never stored or echoed.
+   */
+  async #resolved(config: ConfigMap): Promise<ConfigMap> {
+    return resolvePlaceholders(config, this.#ctx.configProviders ?? {});
   }
 
   /**

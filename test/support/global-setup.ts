@@ -5,6 +5,7 @@ import { ensureKafkaBroker } from '../../local/services/kafka-broker.js';
 import { startS3rver } from '../../local/services/s3rver.js';
 import { waitForTopicLeaders } from '../../shared/adapters/kafkajs/admin.js';
 import { startMoto } from './moto/moto-server.js';
+import { ensurePostgres } from './postgres-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,13 +17,16 @@ declare module 'vitest' {
     s3Endpoint: string;
     /** Endpoint of the moto server: S3 (path style), DynamoDB and DynamoDB Streams. */
     motoEndpoint: string;
+    /** URL of the real PostgreSQL server (`postgres://user:password@host:port/database`). */
+    postgresUrl: string;
   }
 }
 
 /**
  * Integration-test services, started side by side: the real Kafka broker (KAFKA_BROKERS, or the
- * pinned local broker started here), dynalite and s3rver in this process, and moto's server
- * (its venv built on the first run), on random loopback ports. Endpoints reach the tests
+ * pinned local broker started here), dynalite and s3rver in this process, moto's server (its
+ * venv built on the first run), on random loopback ports, and the real PostgreSQL server
+ * (POSTGRES_URL, or the project's cluster started with scripts/postgres/start.sh). Endpoints reach the tests
  * through `inject(...)`; everything started here is stopped in the teardown, and when one
  * service fails to start, the others are stopped before the error is thrown.
  */
@@ -32,21 +36,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
     startDynalite(),
     startS3rver(),
     startMoto(),
+    ensurePostgres(),
   ] as const);
-  const [kafka, dynamo, s3, moto] = started;
+  const [kafka, dynamo, s3, moto, postgres] = started;
   const teardown = async () => {
     await Promise.allSettled([
       dynamo.status === 'fulfilled' ? dynamo.value.close() : undefined,
       s3.status === 'fulfilled' ? s3.value.close() : undefined,
       moto.status === 'fulfilled' ? moto.value.stop() : undefined,
       kafka.status === 'fulfilled' ? kafka.value.stop() : undefined,
+      postgres.status === 'fulfilled' ? postgres.value.stop() : undefined,
     ]);
   };
   if (
     kafka.status === 'rejected' ||
     dynamo.status === 'rejected' ||
     s3.status === 'rejected' ||
-    moto.status === 'rejected'
+    moto.status === 'rejected' ||
+    postgres.status === 'rejected'
   ) {
     await teardown();
     const failures = started.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
@@ -64,6 +71,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('dynamoEndpoint', dynamo.value.endpoint);
   project.provide('s3Endpoint', s3.value.endpoint);
   project.provide('motoEndpoint', moto.value.endpoint);
+  project.provide('postgresUrl', postgres.value.url);
   return teardown;
 }
 

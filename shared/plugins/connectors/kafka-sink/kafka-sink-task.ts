@@ -14,6 +14,7 @@ import {
   type TopicPartitionOffsets,
   topicPartitionKey,
 } from 'serverless-connect/connect';
+import { PartitionBuffers } from '../partition-buffers.js';
 import {
   checkRenameFormat,
   connectorGroupId,
@@ -79,7 +80,7 @@ type OutputUse = { input: string; maxPartition: number };
  */
 export class KafkaSinkTask extends SinkTask {
   #started: Started | undefined;
-  #buffers = new Map<string, BufferedRecord[]>();
+  readonly #buffers = new PartitionBuffers<BufferedRecord>();
   #outputs = new Map<string, OutputUse>();
   readonly #writers = new Map<string, PartitionWriter>();
   readonly #counts = new Map<string, KafkaSinkPartitionCounts>();
@@ -133,7 +134,7 @@ export class KafkaSinkTask extends SinkTask {
         await reporter.report(record, error);
         continue;
       }
-      this.#buffer(record, { offset: record.originalKafkaOffset, record: serialised });
+      this.#buffers.add(record, { offset: record.originalKafkaOffset, record: serialised });
       const use = this.#outputs.get(output);
       const partition = outputPartitionOf(record);
       if (use === undefined) {
@@ -153,9 +154,8 @@ export class KafkaSinkTask extends SinkTask {
    */
   override async preCommit(currentOffsets: TopicPartitionOffsets): Promise<TopicPartitionOffsets> {
     const started = this.#require();
-    const buffers = this.#buffers;
+    const buffers = this.#buffers.take();
     const outputs = this.#outputs;
-    this.#buffers = new Map();
     this.#outputs = new Map();
     await this.#ensureOutputs(started, outputs);
     const ids = [...new Set([...currentOffsets.keys(), ...buffers.keys()])];
@@ -186,7 +186,7 @@ export class KafkaSinkTask extends SinkTask {
     await Promise.all(
       partitions.map(async (tp) => {
         const id = topicPartitionKey(tp);
-        this.#buffers.delete(id);
+        this.#buffers.drop(id);
         const writer = this.#writers.get(id);
         this.#writers.delete(id);
         await writer?.close();
@@ -213,18 +213,6 @@ export class KafkaSinkTask extends SinkTask {
       throw new IllegalStateError('The Kafka sink task must be started before use');
     }
     return this.#started;
-  }
-
-  #buffer(record: SinkRecord, entry: BufferedRecord): void {
-    const id = `${record.originalTopic}-${record.originalKafkaPartition}`;
-    const buffer = this.#buffers.get(id) ?? [];
-    this.#buffers.set(id, buffer);
-    const last = buffer[buffer.length - 1];
-    if (last !== undefined && entry.offset <= last.offset) {
-      const keep = buffer.findIndex((b) => b.offset >= entry.offset);
-      buffer.length = keep < 0 ? buffer.length : keep;
-    }
-    buffer.push(entry);
   }
 
   async #ensureOutputs(started: Started, outputs: ReadonlyMap<string, OutputUse>): Promise<void> {

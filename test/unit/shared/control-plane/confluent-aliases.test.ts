@@ -58,6 +58,11 @@ describe("Confluent's class names", () => {
   it.each([
     [S3_CLASS, 'dev.serverlessconnect.connectors.S3SinkConnector', 'sink'],
     [DATAGEN_CLASS, 'dev.serverlessconnect.connectors.DatagenSourceConnector', 'source'],
+    [
+      'io.confluent.connect.jdbc.JdbcSinkConnector',
+      'dev.serverlessconnect.connectors.PostgresSinkConnector',
+      'sink',
+    ],
   ])('resolves %s to the built-in %s', (alias, className, type) => {
     // Act
     const descriptor = builtinRegistry().resolve(alias);

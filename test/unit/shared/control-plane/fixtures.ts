@@ -5,6 +5,7 @@
  */
 import { createMemoryStateStore } from '../../../../shared/adapters/memory/memory-state-store.js';
 import { ConfigDef } from '../../../../shared/connect/config-def.js';
+import type { ConfigProviderResolver } from '../../../../shared/connect/config-provider.js';
 import { Range } from '../../../../shared/connect/config-validators.js';
 import type { ConnectorContext } from '../../../../shared/connect/context.js';
 import type { PluginDescriptor } from '../../../../shared/connect/plugin.js';
@@ -35,6 +36,8 @@ class TestSinkTask extends SinkTask {
 
 /** Offset changes the test sink saw through its `alterOffsets` hook. */
 export const sinkHookCalls: ReadonlyMap<string, number | null>[] = [];
+/** The configs the test sink's `alterOffsets` was given, in call order. */
+export const sinkHookConfigs: Readonly<Record<string, string>>[] = [];
 
 /**
  * A sink with a PASSWORD key (`secret.token`), a required key when `strict=true`, an INT key
@@ -80,6 +83,7 @@ export class TestSinkConnector extends SinkConnector {
   ): Promise<boolean> {
     if (config['refuse.offsets'] === 'true') throw new Error('offsets are managed elsewhere');
     sinkHookCalls.push(offsets);
+    sinkHookConfigs.push(config);
     return true;
   }
 }
@@ -147,6 +151,7 @@ export function testApi(
   store: StateStore = createMemoryStateStore(),
   settings: Partial<EngineSettings> = {},
   kafka: FakeKafkaClients = new FakeKafkaClients(),
+  configProviders?: Readonly<Record<string, ConfigProviderResolver>>,
 ): TestApi {
   const trigger = new RecordingTrigger();
   const logger = new RecordingLogger();
@@ -157,6 +162,7 @@ export function testApi(
       pluginModules: testPlugins(testSinkDescriptor),
       reconcile: trigger,
       loggers: () => logger,
+      ...(configProviders === undefined ? {} : { configProviders }),
     },
     { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'test-cluster', ...settings },
   );

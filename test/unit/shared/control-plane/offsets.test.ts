@@ -3,7 +3,15 @@ import { RetriableError } from '../../../../shared/connect/errors.js';
 import type { SourceOffsetEntry } from '../../../../shared/ports/offset-store.js';
 import type { StateStore } from '../../../../shared/ports/state-store.js';
 import { SourceTaskContextImpl } from '../../../../shared/runtime/source/source-task-context.js';
-import { call, runTasks, sinkConfig, sinkHookCalls, sourceConfig, testApi } from './fixtures.js';
+import {
+  call,
+  runTasks,
+  sinkConfig,
+  sinkHookCalls,
+  sinkHookConfigs,
+  sourceConfig,
+  testApi,
+} from './fixtures.js';
 
 /** Task `task` commits `offsets` (seq 1) under a fresh lease, as the source runtime does. */
 async function commitSourceOffsets(
@@ -66,6 +74,32 @@ describe('OffsetsApi', () => {
         ['orders-0', 0],
       ]),
     );
+  });
+
+  it("gives the connector's alterOffsets its config with placeholders resolved, never stored so", async () => {
+    // Prepare: the config holds a placeholder of a provider the worker has
+    const api = testApi(undefined, {}, undefined, {
+      vault: {
+        get: async (_path, keys) => Object.fromEntries([...keys].map((k) => [k, `resolved-${k}`])),
+      },
+    });
+    const placeholder = '$' + '{vault:db:password}';
+    await call(api.router, 'POST', '/connectors', {
+      body: {
+        name: 's',
+        config: sinkConfig({ 'secret.token': placeholder }),
+        initial_state: 'STOPPED',
+      },
+    });
+    // Act
+    const res = await call(api.router, 'PATCH', '/connectors/s/offsets', {
+      body: { offsets: [{ partition: partition('orders', 0), offset: { kafka_offset: 3 } }] },
+    });
+    const stored = await call(api.router, 'GET', '/connectors/s/config');
+    // Assess
+    expect(res.status).toBe(200);
+    expect(sinkHookConfigs.at(-1)?.['secret.token']).toBe('resolved-password');
+    expect(stored.body['secret.token']).toBe(placeholder);
   });
 
   it('resets one partition with "offset": null', async () => {

@@ -6,7 +6,10 @@
 #   .postgres/url        postgres://USER:PASSWORD@127.0.0.1:PORT/DB of the running server,
 #                        written once it accepts connections (read this, not start.sh's stdout)
 # PostgreSQL refuses to run as root: as root, the server runs as the system user PG_OS_USER
-# (created when missing); otherwise as the calling user.
+# (created when missing); otherwise as the calling user. When that user cannot reach the
+# project's folder (a checkout under /root, mode 700), the cluster and its log live in
+# /tmp/sc-postgres-<checksum of the project path> instead; .postgres/run-dir names the folder
+# in use, and .postgres/url stays where it is.
 # Settings: PG_PORT (default 55432), PG_HOME_DIR (.postgres), PG_USER (postgres), PG_PASSWORD
 # (connect-test: a throwaway loopback server), PG_DATABASE (postgres), PG_OS_USER
 # (sc-postgres), PG_START_TIMEOUT seconds (60).
@@ -17,9 +20,17 @@ set -euo pipefail
 PG_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PROJECT_ROOT="$(cd "$PG_SCRIPTS_DIR/../.." && pwd)"
 PG_HOME_DIR="${PG_HOME_DIR:-$PROJECT_ROOT/.postgres}"
-PG_DATA_DIR="$PG_HOME_DIR/data"
-PG_LOG_FILE="$PG_HOME_DIR/server.log"
 PG_URL_FILE="$PG_HOME_DIR/url"
+PG_RUN_DIR_FILE="$PG_HOME_DIR/run-dir"
+# Where the cluster lives: the folder a previous start chose, else PG_HOME_DIR (start.sh may
+# move it to a fallback the server user can reach: pg_use_run_dir).
+PG_RUN_DIR="$(cat "$PG_RUN_DIR_FILE" 2>/dev/null || echo "$PG_HOME_DIR")"
+pg_use_run_dir() {
+  PG_RUN_DIR="$1"
+  PG_DATA_DIR="$PG_RUN_DIR/data"
+  PG_LOG_FILE="$PG_RUN_DIR/server.log"
+}
+pg_use_run_dir "$PG_RUN_DIR"
 PG_PORT="${PG_PORT:-55432}"
 PG_USER="${PG_USER:-postgres}"
 PG_PASSWORD="${PG_PASSWORD:-connect-test}"
@@ -43,7 +54,7 @@ pg_bin_dir() {
 # Runs a command as the server's user (root cannot run PostgreSQL).
 pg_as_owner() {
   if [ "$(id -u)" = "0" ]; then
-    runuser -u "$PG_OS_USER" -- "$@"
+    (cd / && runuser -u "$PG_OS_USER" -- "$@")
   else
     "$@"
   fi

@@ -42,16 +42,27 @@ if [ "$(id -u)" = "0" ] && ! id -u "$PG_OS_USER" >/dev/null 2>&1; then
   useradd --system --no-create-home --shell /usr/sbin/nologin "$PG_OS_USER"
 fi
 mkdir -p "$PG_HOME_DIR"
-if [ "$(id -u)" = "0" ]; then chown "$PG_OS_USER" "$PG_HOME_DIR"; fi
-chmod 700 "$PG_HOME_DIR"
-if ! pg_as_owner test -w "$PG_HOME_DIR"; then
-  pg_log "$PG_OS_USER cannot write $PG_HOME_DIR (a parent folder is closed to other users); set PG_HOME_DIR to a folder it can reach, e.g. /tmp/sc-postgres"
-  exit "$PG_EXIT_NO_ACCESS"
+# The server's folder: the project's, else (its parents closed to the server user) one in /tmp.
+prepare_run_dir() {
+  mkdir -p "$1"
+  if [ "$(id -u)" = "0" ]; then chown "$PG_OS_USER" "$1"; fi
+  chmod 700 "$1"
+  pg_as_owner test -w "$1"
+}
+if ! prepare_run_dir "$PG_RUN_DIR"; then
+  fallback="${TMPDIR:-/tmp}/sc-postgres-$(printf '%s' "$PROJECT_ROOT" | cksum | cut -d' ' -f1)"
+  pg_log "$PG_OS_USER cannot reach $PG_RUN_DIR (a parent folder is closed to other users); using $fallback"
+  pg_use_run_dir "$fallback"
+  if ! prepare_run_dir "$PG_RUN_DIR"; then
+    pg_log "$PG_OS_USER cannot write $PG_RUN_DIR either; set PG_HOME_DIR to a folder it can reach"
+    exit "$PG_EXIT_NO_ACCESS"
+  fi
 fi
+printf '%s\n' "$PG_RUN_DIR" >"$PG_RUN_DIR_FILE"
 
 if [ ! -f "$PG_DATA_DIR/PG_VERSION" ]; then
   pg_log "creating the cluster in $PG_DATA_DIR"
-  pwfile="$PG_HOME_DIR/.pw"
+  pwfile="$PG_RUN_DIR/.pw"
   (umask 077 && printf '%s\n' "$PG_PASSWORD" >"$pwfile")
   if [ "$(id -u)" = "0" ]; then chown "$PG_OS_USER" "$pwfile"; fi
   pg_as_owner "$BIN/initdb" -D "$PG_DATA_DIR" -U "$PG_USER" --pwfile="$pwfile" -E UTF8 --locale=C \
@@ -62,7 +73,7 @@ fi
 # Loopback only, logical decoding on, a socket in the home folder (not /var/run). fsync off: a
 # throwaway test server that is never killed under load; the crash tests kill our code, not it.
 pg_as_owner "$BIN/pg_ctl" -D "$PG_DATA_DIR" -l "$PG_LOG_FILE" -w -t "$PG_START_TIMEOUT" \
-  -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PG_HOME_DIR -c wal_level=logical -c max_replication_slots=64 -c max_wal_senders=64 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PG_RUN_DIR -c wal_level=logical -c max_replication_slots=64 -c max_wal_senders=64 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
   start >&2 || {
   pg_log "the server did not start; its log: $PG_LOG_FILE"
   tail -n 20 "$PG_LOG_FILE" >&2 || true

@@ -11,5 +11,7 @@ fi
 rm -f "$PG_URL_FILE"
 if [ "${1:-}" = "--wipe" ]; then
   rm -rf "$PG_DATA_DIR"
+  if [ "$PG_RUN_DIR" != "$PG_HOME_DIR" ]; then rm -rf "$PG_RUN_DIR"; fi
+  rm -f "$PG_RUN_DIR_FILE"
   pg_log "data wiped"
 fi

@@ -8,7 +8,7 @@
 # PostgreSQL refuses to run as root: as root, the server runs as the system user PG_OS_USER
 # (created when missing); otherwise as the calling user. When that user cannot reach the
 # project's folder (a checkout under /root, mode 700), the cluster and its log live in
-# /tmp/sc-postgres-<checksum of the project path> instead; .postgres/run-dir names the folder
+# $TMPDIR/sc-postgres-<checksum of the project path> (TMPDIR defaults to /tmp) instead; .postgres/run-dir names the folder
 # in use, and .postgres/url stays where it is.
 # Settings: PG_PORT (default 55432), PG_HOME_DIR (.postgres), PG_USER (postgres), PG_PASSWORD
 # (connect-test: a throwaway loopback server), PG_DATABASE (postgres), PG_OS_USER

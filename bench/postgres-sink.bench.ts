@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { PluginDescriptor } from '../shared/connect/plugin.js';
-import { pgPoolOf } from '../shared/plugins/connectors/postgres-sink/descriptor.js';
-import { PostgresPools } from '../shared/plugins/connectors/postgres-sink/pg-client.js';
+import { PostgresPools } from '../shared/plugins/connectors/postgres/pg-client.js';
+import { pgPoolOf } from '../shared/plugins/connectors/postgres/pg-pool.js';
 import { PostgresSinkConnector } from '../shared/plugins/connectors/postgres-sink/postgres-sink-connector.js';
 import { insertStatement } from '../shared/plugins/connectors/postgres-sink/sql.js';
 import type { BenchServices } from './services.js';

@@ -13,8 +13,8 @@ import {
 import { SinkRecord } from '../../../shared/connect/records.js';
 import { type Schema, SchemaBuilder, Schemas } from '../../../shared/connect/schema.js';
 import { Struct } from '../../../shared/connect/struct.js';
-import { pgPoolOf } from '../../../shared/plugins/connectors/postgres-sink/descriptor.js';
-import { PostgresPools } from '../../../shared/plugins/connectors/postgres-sink/pg-client.js';
+import { PostgresPools } from '../../../shared/plugins/connectors/postgres/pg-client.js';
+import { pgPoolOf } from '../../../shared/plugins/connectors/postgres/pg-pool.js';
 import { PostgresSinkConnector } from '../../../shared/plugins/connectors/postgres-sink/postgres-sink-connector.js';
 import type { PostgresSinkTask } from '../../../shared/plugins/connectors/postgres-sink/postgres-sink-task.js';
 import { JsonConverter } from '../../../shared/plugins/converters/json-converter.js';

@@ -6,8 +6,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { SinkRecord } from '../../../shared/connect/index.js';
-import { pgPoolOf } from '../../../shared/plugins/connectors/postgres-sink/descriptor.js';
-import { PostgresPools } from '../../../shared/plugins/connectors/postgres-sink/pg-client.js';
+import { PostgresPools } from '../../../shared/plugins/connectors/postgres/pg-client.js';
+import { pgPoolOf } from '../../../shared/plugins/connectors/postgres/pg-pool.js';
 import { PostgresSinkConnector } from '../../../shared/plugins/connectors/postgres-sink/postgres-sink-connector.js';
 import { type SinkConnectorSubject, sinkConnectorChecks } from '../../../shared/testkit/index.js';
 import { uniqueName } from '../../support/services.js';

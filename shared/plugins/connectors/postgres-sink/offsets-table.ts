@@ -5,7 +5,7 @@
  * invocation of the same partition wait for the first and then skip what the first committed.
  * Statements only; pure.
  */
-import { qualifiedName, type Statement, type TableName } from './sql.js';
+import { qualifiedName, type Statement, type TableName } from '../postgres/identifiers.js';
 
 /** Identifies one offsets row. */
 export interface OffsetRowKey {

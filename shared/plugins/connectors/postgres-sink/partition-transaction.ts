@@ -5,13 +5,14 @@
  * offset, commit. Rows and offsets commit together or not at all, so every record is written
  * exactly once whatever the redeliveries.
  */
+
+import type { TableName } from '../postgres/identifiers.js';
+import { inTransaction, type PgPool, run } from '../postgres/pg-client.js';
 import type { OffsetRowKey } from './offsets-table.js';
 import { advanceOffsetRowStatement, lockOffsetRowStatement } from './offsets-table.js';
-import { inTransaction, type PgPool, run } from './pg-client.js';
 import type { InsertMode } from './postgres-sink-config.js';
 import type { RowWrite } from './record-rows.js';
 import { statementsFor } from './row-statements.js';
-import type { TableName } from './sql.js';
 import type { TableColumns, TableDdl } from './table-ddl.js';
 
 /** A buffered record: its Kafka offset and its row (`null`: a tombstone to skip). */

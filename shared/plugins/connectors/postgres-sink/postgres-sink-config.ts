@@ -13,18 +13,15 @@ import {
   ConfigDef,
   ConfigError,
   NonEmptyString,
-  Password,
   Range,
 } from 'serverless-connect/connect';
-import { type ConnectionSettings, parseConnectionUrl } from './connection-url.js';
-import { parseTableName, type TableName } from './sql.js';
+import { CONNECTION_CONFIG_DEF, connectionSettingsOf } from '../postgres/connection-config.js';
+import type { ConnectionSettings } from '../postgres/connection-url.js';
+import { parseTableName, type TableName } from '../postgres/identifiers.js';
 
 /** The version of the PostgreSQL sink connector and task. */
 export const POSTGRES_SINK_VERSION = '0.1.0';
 
-export const CONNECTION_URL_CONFIG = 'connection.url';
-export const CONNECTION_USER_CONFIG = 'connection.user';
-export const CONNECTION_PASSWORD_CONFIG = 'connection.password';
 export const TABLE_NAME_FORMAT_CONFIG = 'table.name.format';
 export const INSERT_MODE_CONFIG = 'insert.mode';
 export const PK_MODE_CONFIG = 'pk.mode';
@@ -58,48 +55,12 @@ export const KAFKA_PK_DEFAULTS: readonly string[] = Object.freeze([
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Connect's placeholder syntax
 export const TOPIC_PLACEHOLDER = '${topic}';
 
-/** A config provider placeholder, as the documentation shows one. */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: Connect's placeholder syntax
-const SECRET_EXAMPLE = '${secretsmanager:shop:password}';
-
-const CONNECTION_GROUP = 'Connection';
 const WRITES_GROUP = 'Writes';
 const DATA_MAPPING_GROUP = 'Data Mapping';
 const DDL_GROUP = 'DDL Support';
 
 /** The connector's own keys, in documentation order. */
-export const POSTGRES_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
-  .define({
-    name: CONNECTION_URL_CONFIG,
-    type: 'STRING',
-    validator: new NonEmptyString(),
-    importance: 'HIGH',
-    group: CONNECTION_GROUP,
-    documentation:
-      'The PostgreSQL server, as a JDBC URL (jdbc:postgresql://host:port/database?sslmode=require) ' +
-      'or a libpq URL (postgres://host:port/database). Parameters taken: user, password, ' +
-      'sslmode (disable, allow and prefer connect without TLS; require; verify-ca and verify-full ' +
-      'check the certificate), ssl=true (verify-full), currentSchema, ApplicationName, ' +
-      'connectTimeout (seconds). Keep the password out of the URL: use connection.password.',
-  })
-  .define({
-    name: CONNECTION_USER_CONFIG,
-    type: 'STRING',
-    defaultValue: null,
-    importance: 'HIGH',
-    group: CONNECTION_GROUP,
-    documentation: "The database user; it wins over the URL's user.",
-  })
-  .define({
-    name: CONNECTION_PASSWORD_CONFIG,
-    type: 'PASSWORD',
-    defaultValue: null,
-    importance: 'HIGH',
-    group: CONNECTION_GROUP,
-    documentation:
-      "The database user's password (a config provider placeholder such as " +
-      `${SECRET_EXAMPLE} keeps it out of the stored config); it wins over the URL's password.`,
-  })
+export const POSTGRES_SINK_CONFIG_DEF: ConfigDef = new ConfigDef(CONNECTION_CONFIG_DEF)
   .define({
     name: INSERT_MODE_CONFIG,
     type: 'STRING',
@@ -292,12 +253,7 @@ export function parsePostgresSinkConfig(
       `deletes are only supported for ${PK_MODE_CONFIG}=record_key`,
     );
   }
-  const user = values[CONNECTION_USER_CONFIG];
-  const password = values[CONNECTION_PASSWORD_CONFIG];
-  const connection = parseConnectionUrl(String(values[CONNECTION_URL_CONFIG]), {
-    user: typeof user === 'string' && user !== '' ? user : undefined,
-    password: password instanceof Password ? password.value() : undefined,
-  });
+  const connection = connectionSettingsOf(values);
   const whitelist = values[FIELDS_WHITELIST_CONFIG] as string[];
   const jsonb = values[VALUE_JSONB_COLUMN_CONFIG];
   return {

@@ -11,12 +11,12 @@ import {
   parseTopicPartitionKey,
   SinkConnector,
 } from 'serverless-connect/connect';
+import { inTransaction, run } from '../postgres/pg-client.js';
 import {
   deleteConnectorOffsetsStatement,
   deleteOffsetRowStatement,
   setOffsetRowStatement,
 } from './offsets-table.js';
-import { inTransaction, run } from './pg-client.js';
 import {
   POSTGRES_SINK_CONFIG_DEF,
   POSTGRES_SINK_VERSION,

@@ -16,12 +16,7 @@ import {
   topicPartitionKey,
 } from 'serverless-connect/connect';
 import { PartitionBuffers } from '../partition-buffers.js';
-import { createOffsetsTableStatement } from './offsets-table.js';
-import {
-  type BufferedRow,
-  type PartitionOutcome,
-  writePartition,
-} from './partition-transaction.js';
+import type { TableName } from '../postgres/identifiers.js';
 import {
   inTransaction,
   type PgPool,
@@ -29,14 +24,20 @@ import {
   type PoolLease,
   type PostgresPools,
   run,
-} from './pg-client.js';
+} from '../postgres/pg-client.js';
+import { createOffsetsTableStatement } from './offsets-table.js';
+import {
+  type BufferedRow,
+  type PartitionOutcome,
+  writePartition,
+} from './partition-transaction.js';
 import {
   POSTGRES_SINK_VERSION,
   type PostgresSinkConfig,
   parsePostgresSinkConfig,
 } from './postgres-sink-config.js';
 import { rowOf } from './record-rows.js';
-import { type TableName, tableLockStatement } from './sql.js';
+import { tableLockStatement } from './sql.js';
 import { TableDdl } from './table-ddl.js';
 
 /** What PostgreSQL sink tasks share in a container (built by the descriptor). */

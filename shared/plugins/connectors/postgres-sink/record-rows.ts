@@ -11,9 +11,9 @@ import {
   type SinkRecord,
   Struct,
 } from 'serverless-connect/connect';
+import type { TableName } from '../postgres/identifiers.js';
 import { columnTypeOf, jsonText, parameterOf } from './column-types.js';
 import { PK_FIELDS_CONFIG, type PostgresSinkConfig, tableNameFor } from './postgres-sink-config.js';
-import type { TableName } from './sql.js';
 
 /** A column of a row: its parameter and, when known, its type and nullability for DDL. */
 export interface ColumnValue {

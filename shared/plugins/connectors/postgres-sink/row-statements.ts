@@ -4,14 +4,14 @@
  * parameter limit); an upsert statement never carries one key twice (PostgreSQL refuses to
  * update a row twice in one statement). Pure.
  */
+
+import { type Statement, tableLabel } from '../postgres/identifiers.js';
 import type { InsertMode } from './postgres-sink-config.js';
 import type { RowWrite } from './record-rows.js';
 import {
   deleteStatement,
   insertStatement,
   rowsPerStatement,
-  type Statement,
-  tableLabel,
   updateStatement,
   upsertStatement,
 } from './sql.js';

@@ -1,20 +1,10 @@
-/**
- * The SQL the PostgreSQL sink runs, built as text with quoted identifiers and `$n` parameters:
- * values never enter the text. Pure.
- */
-import { ConfigError, DataError } from 'serverless-connect/connect';
-
-/** A table, schema-qualified or not (then the connection's search_path decides). */
-export interface TableName {
-  readonly schema: string | null;
-  readonly table: string;
-}
-
-/** A statement and its parameters. */
-export interface Statement {
-  readonly text: string;
-  readonly values: readonly unknown[];
-}
+import {
+  qualifiedName,
+  quoteIdentifier,
+  type Statement,
+  type TableName,
+  tableLabel,
+} from '../postgres/identifiers.js';
 
 /** A column to create or add: its name, PostgreSQL type and nullability. */
 export interface ColumnSpec {
@@ -25,43 +15,6 @@ export interface ColumnSpec {
 
 /** PostgreSQL's limit on the parameters of one statement. */
 export const MAX_PARAMETERS = 65_535;
-
-/** `"name"`, with inner double quotes doubled. @throws DataError for an empty name or a NUL. */
-export function quoteIdentifier(name: string): string {
-  if (name === '' || name.includes('\u0000')) {
-    throw new DataError(`Invalid PostgreSQL identifier: ${JSON.stringify(name)}`);
-  }
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** The table quoted for SQL: `"schema"."table"` or `"table"`. */
-export function qualifiedName(name: TableName): string {
-  return name.schema === null
-    ? quoteIdentifier(name.table)
-    : `${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`;
-}
-
-/** The table for messages: `schema.table` or `table`. */
-export function tableLabel(name: TableName): string {
-  return name.schema === null ? name.table : `${name.schema}.${name.table}`;
-}
-
-/**
- * Reads `schema.table` or `table` as the JDBC sink does (dots separate the parts; with three,
- * the first is the database, which must be the connection's and is dropped).
- * @throws ConfigError on `key` for an empty part or more than three parts.
- */
-export function parseTableName(text: string, key: string): TableName {
-  const parts = text.split('.').map((p) => p.trim());
-  if (parts.length > 3 || parts.some((p) => p === '')) {
-    throw new ConfigError(
-      `Invalid value ${text} for configuration ${key}: expected table, schema.table or database.schema.table`,
-      key,
-    );
-  }
-  const table = parts[parts.length - 1] as string;
-  return { schema: parts.length >= 2 ? (parts[parts.length - 2] as string) : null, table };
-}
 
 function placeholders(rows: number, columns: number): string {
   const tuples: string[] = [];

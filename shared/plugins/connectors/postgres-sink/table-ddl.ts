@@ -5,15 +5,14 @@
  * tasks creating the same table take turns.
  */
 import { ConnectError, DataError } from 'serverless-connect/connect';
-import { type PgClient, run } from './pg-client.js';
+import { type TableName, tableLabel } from '../postgres/identifiers.js';
+import { type PgClient, run } from '../postgres/pg-client.js';
 import type { ColumnValue, RowWrite } from './record-rows.js';
 import {
   addColumnStatement,
   type ColumnSpec,
   createTableStatement,
-  type TableName,
   tableColumnsStatement,
-  tableLabel,
   tableLockStatement,
 } from './sql.js';
 

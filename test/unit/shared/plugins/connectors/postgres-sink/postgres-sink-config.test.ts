@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PostgresPools } from '../../../../../../shared/plugins/connectors/postgres-sink/pg-client.js';
+import { PostgresPools } from '../../../../../../shared/plugins/connectors/postgres/pg-client.js';
 import { PostgresSinkConnector } from '../../../../../../shared/plugins/connectors/postgres-sink/postgres-sink-connector.js';
 
 const connector = new PostgresSinkConnector({

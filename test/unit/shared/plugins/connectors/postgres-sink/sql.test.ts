@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DataError } from '../../../../../../shared/connect/errors.js';
 import {
   addColumnStatement,
   createTableStatement,
   deleteStatement,
   insertStatement,
-  parseTableName,
-  quoteIdentifier,
   rowsPerStatement,
   updateStatement,
   upsertStatement,
@@ -15,19 +12,6 @@ import {
 const orders = { schema: null, table: 'orders' };
 
 describe('postgres-sink SQL', () => {
-  it('quotes identifiers, doubling inner quotes, and refuses empty ones', () => {
-    expect(quoteIdentifier('Order Lines')).toBe('"Order Lines"');
-    expect(quoteIdentifier('a"; DROP TABLE x; --')).toBe('"a""; DROP TABLE x; --"');
-    expect(() => quoteIdentifier('')).toThrow(DataError);
-  });
-
-  it('reads table names as the JDBC sink does: table, schema.table, database.schema.table', () => {
-    expect(parseTableName('orders', 'k')).toEqual({ schema: null, table: 'orders' });
-    expect(parseTableName('sales.orders', 'k')).toEqual({ schema: 'sales', table: 'orders' });
-    expect(parseTableName('shop.sales.orders', 'k')).toEqual({ schema: 'sales', table: 'orders' });
-    expect(() => parseTableName('a..b', 'table.name.format')).toThrow(ConfigError);
-  });
-
   it('builds a multi-row INSERT with parameters only, values never in the text', () => {
     const statement = insertStatement(
       { schema: 'sales', table: 'orders' },

@@ -1,5 +1,5 @@
 /**
- * What the sink needs of node-postgres, as narrow interfaces (`pg`'s Pool and PoolClient fit
+ * What the PostgreSQL connectors need of node-postgres, as narrow interfaces (`pg`'s Pool and PoolClient fit
  * them), the container's pools, and PostgreSQL errors as ConnectErrors.
  *
  * One pool per connection setting per container, small (at most {@link POOL_MAX} connections),
@@ -7,7 +7,7 @@
  */
 import { ConnectError, RetriableError } from 'serverless-connect/connect';
 import type { ConnectionSettings } from './connection-url.js';
-import type { Statement } from './sql.js';
+import type { Statement } from './identifiers.js';
 
 /** One pooled connection. */
 export interface PgClient {
@@ -100,7 +100,7 @@ export function toConnectError(error: unknown, doing: string): ConnectError {
   if (error instanceof ConnectError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  const text = `PostgreSQL sink: ${doing} failed: ${message}${typeof code === 'string' ? ` (${code})` : ''}`;
+  const text = `PostgreSQL: ${doing} failed: ${message}${typeof code === 'string' ? ` (${code})` : ''}`;
   const retriable =
     (typeof code === 'string' &&
       (RETRIABLE_SQLSTATE.test(code) || RETRIABLE_NODE_CODES.has(code))) ||

@@ -3,7 +3,7 @@ import { ConfigError } from '../../../../../../shared/connect/errors.js';
 import {
   parseConnectionUrl,
   redactUrl,
-} from '../../../../../../shared/plugins/connectors/postgres-sink/connection-url.js';
+} from '../../../../../../shared/plugins/connectors/postgres/connection-url.js';
 
 function failure(url: string): ConfigError {
   try {

@@ -52,6 +52,23 @@ export interface TransactionContext {
   abortTransaction(record?: SourceRecord): void;
 }
 
+/** The units a plugin metric can have (CloudWatch's names). */
+export type PluginMetricUnit = 'Count' | 'Bytes' | 'Milliseconds' | 'Seconds' | 'None';
+
+/**
+ * A task's own metrics (Kafka Connect's `PluginMetrics`, KIP-877), published by the runtime with
+ * the task's metrics when the invocation ends, under the same dimensions (CloudWatch
+ * `ServerlessConnect/<stack>`, `{Connector}`; see docs/metrics.md).
+ */
+export interface PluginMetrics {
+  /**
+   * Sets gauge `name` to `value`; the last value set in an invocation is published. `name`:
+   * letters, digits and underscores, not one of the runtime's own metric names (such a gauge is
+   * dropped). Non-finite values are dropped.
+   */
+  gauge(name: string, value: number, unit?: PluginMetricUnit): void;
+}
+
 /** Given to a source task in `start`; valid until `stop` returns. */
 export interface SourceTaskContext {
   /** The task's configuration, as given to `start` (read-only). */
@@ -63,6 +80,8 @@ export interface SourceTaskContext {
    * (Connect returns `null` in the same cases).
    */
   readonly transactionContext: TransactionContext | null;
+  /** The task's own metrics. */
+  pluginMetrics(): PluginMetrics;
 }
 
 /** Sends a record that failed in `put` to the dead letter queue and/or the error log. */

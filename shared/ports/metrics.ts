@@ -2,7 +2,7 @@
  * The metrics port: named values with dimensions, published by an adapter (CloudWatch embedded
  * metric format in AWS, the terminal locally). Fire-and-forget: it never throws.
  */
-export type MetricUnit = 'Count' | 'Milliseconds' | 'Count/Second' | 'None';
+export type MetricUnit = 'Count' | 'Milliseconds' | 'Seconds' | 'Bytes' | 'Count/Second' | 'None';
 
 export interface MetricValue {
   readonly value: number;

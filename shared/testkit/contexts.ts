@@ -6,6 +6,8 @@
 import type {
   ConnectorContext,
   OffsetStorageReader,
+  PluginMetrics,
+  PluginMetricUnit,
   SinkTaskContext,
   SourceOffset,
   SourcePartition,
@@ -77,15 +79,25 @@ export class RecordingTransactionContext implements TransactionContext {
   }
 }
 
+/** PluginMetrics that keeps the last value of each gauge, for tests to read. */
+export class RecordingPluginMetrics implements PluginMetrics {
+  readonly gauges = new Map<string, { value: number; unit: PluginMetricUnit }>();
+  gauge(name: string, value: number, unit: PluginMetricUnit = 'None'): void {
+    this.gauges.set(name, { value, unit });
+  }
+}
+
 export function sourceTaskContext(
   props: Readonly<Record<string, string>>,
   store: MemoryOffsetStore,
   transactions: TransactionContext | null = null,
+  gauges: PluginMetrics = new RecordingPluginMetrics(),
 ): SourceTaskContext {
   return {
     configs: () => props,
     offsetStorageReader: store.reader(),
     transactionContext: transactions,
+    pluginMetrics: () => gauges,
   };
 }
 

@@ -11,7 +11,7 @@
  */
 export { type Check, CheckFailure, canonical, SeededRandom } from './check.js';
 export { DEFAULT_MAX_TASKS, GARBAGE_VALUES } from './connector-checks.js';
-export { MemoryOffsetStore } from './contexts.js';
+export { MemoryOffsetStore, RecordingPluginMetrics } from './contexts.js';
 export { assessReplay, sinkConnectorChecks } from './sink-checks.js';
 export { sourceConnectorChecks } from './source-checks.js';
 export type {

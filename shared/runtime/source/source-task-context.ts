@@ -1,5 +1,6 @@
 import type {
   OffsetStorageReader,
+  PluginMetrics,
   SourceTaskContext,
   TransactionContext,
 } from '../../connect/context.js';
@@ -21,6 +22,7 @@ import { sourcePartitionKey } from './offsets-topic.js';
 import type { BoundaryKind, BoundaryRequest } from './transaction-boundaries.js';
 
 const noRequests: readonly BoundaryRequest[] = Object.freeze([]);
+const dropGauges: PluginMetrics = { gauge: () => {} };
 
 export interface SourceTaskContextOptions {
   readonly config: Readonly<Record<string, string>>;
@@ -35,6 +37,8 @@ export interface SourceTaskContextOptions {
    * offsets count when it committed.
    */
   readonly pendingFateOf?: (task: number, pending: PendingSourceOffsets) => Promise<PendingFate>;
+  /** Where the task's own gauges go (published with the invocation's metrics); dropped when absent. */
+  readonly pluginMetrics?: PluginMetrics;
 }
 
 /**
@@ -63,6 +67,10 @@ export class SourceTaskContextImpl implements SourceTaskContext {
 
   configs(): Readonly<Record<string, string>> {
     return this.options.config;
+  }
+
+  pluginMetrics(): PluginMetrics {
+    return this.options.pluginMetrics ?? dropGauges;
   }
 
   #request(kind: BoundaryKind, record: SourceRecord | undefined): void {

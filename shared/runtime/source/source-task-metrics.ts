@@ -1,4 +1,4 @@
-import type { MetricsSink } from '../../ports/metrics.js';
+import type { MetricsSink, MetricValue } from '../../ports/metrics.js';
 
 /** Flink/Connect-style counters of one source task invocation, published once when it ends. */
 export class SourceTaskMetrics {
@@ -13,9 +13,12 @@ export class SourceTaskMetrics {
     sink: MetricsSink | undefined,
     dimensions: { readonly Connector: string; readonly Task: string },
     run: { readonly transactions: number; readonly commitMs: readonly number[]; failed: boolean },
+    /** The task's own gauges (`PluginMetrics`); a runtime metric of the same name wins. */
+    plugin: Readonly<Record<string, MetricValue>> = {},
   ): void {
     const commits = run.commitMs;
     sink?.publish(dimensions, {
+      ...plugin,
       RecordsPolled: { value: this.polled, unit: 'Count' },
       RecordsWritten: { value: this.written, unit: 'Count' },
       RecordsSkipped: { value: this.skipped, unit: 'Count' },

@@ -7,6 +7,7 @@ import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
 import type { Lease } from '../../ports/lease-store.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
+import { PluginGauges } from '../task/plugin-gauges.js';
 import { producerOptionsOf } from '../task/producer-overrides.js';
 import { pendingFate, transactionalIdOf } from '../task/source-transaction-fate.js';
 import { adminOptionsOf } from './admin-overrides.js';
@@ -74,6 +75,7 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 class SourceSession {
   readonly #transactionalId: string;
   readonly #metrics = new SourceTaskMetrics();
+  readonly #pluginGauges = new PluginGauges();
   #task: SourceTask | undefined;
   #pipeline: SourceRecordPipeline | undefined;
   #sequence: SourceTransactionSequence | undefined;
@@ -102,6 +104,7 @@ class SourceSession {
       this.deps.metrics,
       { Connector: this.invocation.connector, Task: String(this.invocation.task) },
       { transactions, commitMs: this.#sequence?.commitMs ?? [], failed: outcome === 'failed' },
+      this.#pluginGauges.values(),
     );
     return {
       outcome,
@@ -224,6 +227,7 @@ class SourceSession {
         connectorDefinesBoundaries:
           deps.settings.exactlyOnce && config.transactionBoundary === 'connector',
         pendingFateOf: (_task, pending) => pendingFate(admin, pending),
+        pluginMetrics: this.#pluginGauges,
       });
       const task = connector.createTask();
       this.#task = task;

@@ -36,6 +36,7 @@ function taskContext(
       offsets: async (partitions) => partitions.map((p) => ({ partition: p, offset: offsetOf(p) })),
     },
     transactionContext: null,
+    pluginMetrics: () => ({ gauge: () => {} }),
   };
 }
 

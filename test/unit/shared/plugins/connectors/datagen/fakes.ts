@@ -46,7 +46,12 @@ export function taskContext(
   lastSeq: ReadonlyMap<number, number> = new Map(),
   transactionContext: TransactionContext | null = null,
 ): SourceTaskContext {
-  return { configs: () => props, offsetStorageReader: offsetReader(lastSeq), transactionContext };
+  return {
+    configs: () => props,
+    offsetStorageReader: offsetReader(lastSeq),
+    transactionContext,
+    pluginMetrics: () => ({ gauge: () => {} }),
+  };
 }
 
 /** The (partition, seq) of each record, from its source partition and offset. */

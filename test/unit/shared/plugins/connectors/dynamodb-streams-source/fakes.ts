@@ -205,6 +205,7 @@ export function taskContext(
         }),
     },
     transactionContext: null,
+    pluginMetrics: () => ({ gauge: () => {} }),
   };
 }
 

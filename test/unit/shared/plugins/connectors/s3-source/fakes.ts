@@ -159,6 +159,7 @@ export function taskContext(
     configs: () => props,
     offsetStorageReader: offsetReader(stored),
     transactionContext: null,
+    pluginMetrics: () => ({ gauge: () => {} }),
   };
 }
 

@@ -19,6 +19,7 @@ function context(stored: SourceOffset | null = null): SourceTaskContext {
       offsets: async (partitions) => partitions.map((partition) => ({ partition, offset: stored })),
     },
     transactionContext: null,
+    pluginMetrics: () => ({ gauge: () => {} }),
   };
 }
 

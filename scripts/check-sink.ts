@@ -1,6 +1,7 @@
 import { startDynalite } from '../local/services/dynalite.js';
 import { ensureKafkaBroker } from '../local/services/kafka-broker.js';
 import { startMoto } from '../test/support/moto/moto-server.js';
+import { ensurePostgres } from '../test/support/postgres-server.js';
 import {
   CAMPAIGN_PART_SIZE,
   runSinkCampaign,
@@ -10,10 +11,11 @@ import {
 import { flag, wholeFlag } from './check-flags.js';
 
 /**
- * `npm run check:sink [-- --replays N --seed S --sinks s3,dynamodb,kafka]`: randomized
+ * `npm run check:sink [-- --replays N --seed S --sinks s3,dynamodb,kafka,postgres]`: randomized
  * redeliveries, crashes, recycled containers and overlapping invocations against the S3 sink
- * (moto's S3, its venv built on the first run), the DynamoDB sink (dynalite) and the Kafka sink
- * (KAFKA_BROKERS, or the pinned local broker), then every output is read back (S3 objects, the
+ * (moto's S3, its venv built on the first run), the DynamoDB sink (dynalite), the Kafka sink
+ * (KAFKA_BROKERS, or the pinned local broker) and the PostgreSQL sink (POSTGRES_URL, or the
+ * project's server), then every output is read back (S3 objects, the
  * table, the output topic read_committed) and counted per input record. `--replays` is the randomized replays per sink.
  * Last line: `duplicates=<d> losses=<l> replays=<r>` (r: invocations, all sinks); exits non-zero
  * unless d and l are 0 (and no sink failed non-retriably or wrote foreign output).
@@ -32,10 +34,11 @@ function sinksFlag(): SinkName[] {
 const replays = wholeFlag('replays', 500);
 const seed = wholeFlag('seed', Date.now() % 1_000_000);
 const sinks = sinksFlag();
-const [kafka, dynamo, s3] = await Promise.all([
+const [kafka, dynamo, s3, postgres] = await Promise.all([
   ensureKafkaBroker(),
   startDynalite(),
   sinks.includes('s3') ? startMoto({ s3MinPartSize: CAMPAIGN_PART_SIZE }) : null,
+  sinks.includes('postgres') ? ensurePostgres() : null,
 ]);
 const started = Date.now();
 try {
@@ -48,6 +51,7 @@ try {
       brokers: kafka.brokers,
       dynamoEndpoint: dynamo.endpoint,
       ...(s3 === null ? {} : { s3 }),
+      ...(postgres === null ? {} : { postgresUrl: postgres.url }),
     },
     sinks,
     replays,
@@ -68,5 +72,5 @@ try {
     result.duplicates === 0 && result.losses === 0 && result.anomalies === 0 && result.errors === 0;
   process.exitCode = clean ? 0 : 1;
 } finally {
-  await Promise.allSettled([dynamo.close(), s3?.stop(), kafka.stop()]);
+  await Promise.allSettled([dynamo.close(), s3?.stop(), postgres?.stop(), kafka.stop()]);
 }

@@ -23,6 +23,7 @@ import { createDynamoTarget, dynaliteClient } from './sink-campaign/dynamodb-tar
 import { Faults, faultyOffsets, faultySinkDescriptor } from './sink-campaign/faults.js';
 import { type InputRecord, produceInput } from './sink-campaign/input.js';
 import { createKafkaTarget } from './sink-campaign/kafka-target.js';
+import { createPostgresTarget } from './sink-campaign/postgres-target.js';
 import {
   type Container,
   type ReplayStats,
@@ -91,6 +92,7 @@ async function createTarget(
 ): Promise<SinkTarget> {
   if (sink === 's3') return createS3Target(services, `${prefix}-s3`);
   if (sink === 'dynamodb') return createDynamoTarget(services, `${prefix}-ddb`);
+  if (sink === 'postgres') return createPostgresTarget(services, `${prefix}-pg`);
   return createKafkaTarget(services, { inputTopic: topic });
 }
 

@@ -29,6 +29,7 @@ describe('sinks under random redeliveries and crashes (real broker + dynalite + 
         brokers: inject('kafkaBrokers'),
         dynamoEndpoint: inject('dynamoEndpoint'),
         s3: moto,
+        postgresUrl: inject('postgresUrl'),
       };
 
       // Act

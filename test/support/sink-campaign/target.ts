@@ -8,8 +8,8 @@ import type { KafkaClientFactory } from '../../../shared/ports/kafka.js';
 import type { Faults } from './faults.js';
 import type { InputRecord } from './input.js';
 
-export type SinkName = 's3' | 'dynamodb' | 'kafka';
-export const SINK_NAMES: readonly SinkName[] = ['s3', 'dynamodb', 'kafka'];
+export type SinkName = 's3' | 'dynamodb' | 'kafka' | 'postgres';
+export const SINK_NAMES: readonly SinkName[] = ['s3', 'dynamodb', 'kafka', 'postgres'];
 
 /** Where the services are. */
 export interface CampaignServices {
@@ -21,6 +21,8 @@ export interface CampaignServices {
     readonly endpoint: string;
     readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
   };
+  /** A `postgres://` URL; only the PostgreSQL sink needs it. */
+  readonly postgresUrl?: string;
 }
 
 /** The ports one container's engine gets from a sink target. */

@@ -26,6 +26,12 @@ if [ -z "$BIN" ]; then
 fi
 
 if [ -f "$PG_DATA_DIR/postmaster.pid" ] && pg_as_owner "$BIN/pg_ctl" -D "$PG_DATA_DIR" status >/dev/null 2>&1; then
+  # The port it runs on (line 4 of postmaster.pid), whatever PG_PORT says now.
+  running_port="$(sed -n 4p "$PG_DATA_DIR/postmaster.pid" 2>/dev/null)"
+  if [[ "$running_port" =~ ^[0-9]+$ ]] && [ "$running_port" != "$PG_PORT" ]; then
+    pg_log "this project's server already runs on port $running_port (PG_PORT=$PG_PORT is ignored; stop it first to move it)"
+    PG_PORT="$running_port"
+  fi
   pg_log "already running on 127.0.0.1:$PG_PORT"
   pg_url >"$PG_URL_FILE"
   pg_url

@@ -33,6 +33,13 @@ export interface MonitoringOptions {
    */
   readonly offsetLagThreshold?: number;
   /**
+   * The WAL a PostgreSQL CDC connector's replication slot holds (`ReplicationSlotLagBytes`, the
+   * worst connector) that raises the `ReplicationSlotLag` alarm: the database keeps that WAL on
+   * its disk until the connector confirms it.
+   * @default 1073741824 (1 GiB)
+   */
+  readonly replicationSlotLagThresholdBytes?: number;
+  /**
    * The runbook each alarm links to (a section per alarm is appended as `#anchor`).
    * @default 'docs/runbook.md'
    */
@@ -69,6 +76,7 @@ export const ALARM_RUNBOOK_SECTIONS = {
   SourceInvocationsFailing: 'source-invocations-failing',
   AuthorizerErrors: 'authorizer-errors',
   ToolsApiServerErrors: 'tools-api-5xx-errors',
+  ReplicationSlotLag: 'replication-slot-lag',
 } as const;
 
 /** The alarms only the Connect tools modes have (the authorizer; the second API). */
@@ -79,13 +87,34 @@ export const CONNECT_TOOLS_ALARMS: readonly AlarmId[] = [
 export type AlarmId = keyof typeof ALARM_RUNBOOK_SECTIONS;
 
 const FIVE_MINUTES = Duration.minutes(5);
+/**
+ * Source tasks publish their metrics when an invocation ends, at least once per Lambda's longest
+ * run: a 15-minute period sees every task's gauges.
+ */
+const FIFTEEN_MINUTES = Duration.minutes(15);
+
+/** The default of `replicationSlotLagThresholdBytes`: 1 GiB of WAL held by a slot. */
+export const DEFAULT_REPLICATION_SLOT_LAG_THRESHOLD_BYTES = 1024 ** 3;
+
+/** The `ReplicationSlotLag` threshold of `options`, checked. */
+function slotLagThresholdOf(options: MonitoringOptions): number {
+  const threshold =
+    options.replicationSlotLagThresholdBytes ?? DEFAULT_REPLICATION_SLOT_LAG_THRESHOLD_BYTES;
+  if (!(Number.isFinite(threshold) && threshold > 0)) {
+    throw new Error(
+      `Monitoring: replicationSlotLagThresholdBytes must be a positive number of bytes (got ${threshold})`,
+    );
+  }
+  return threshold;
+}
 
 /**
  * Alarms and a dashboard: errors and throttles of each function, the source-task failure queue,
  * connectors the enumerator cannot reconcile, failed tasks, failing source task invocations, the
- * sink mappings' offset lag and the API's server errors. Each alarm's description links to its
- * section of the runbook. The dashboard adds records/s in and out, lag, commits, dead letters
- * and task counts per connector.
+ * sink mappings' offset lag, the PostgreSQL CDC connectors' replication slot lag and the API's
+ * server errors. Each alarm's description links to its section of the runbook. The dashboard
+ * adds records/s in and out, lag, commits, dead letters, task counts and replication slot lag
+ * per connector.
  */
 export class Monitoring extends Construct {
   readonly alarms: Partial<Record<AlarmId, Alarm>> = {};
@@ -190,6 +219,16 @@ export class Monitoring extends Construct {
         metric: overConnectors(namespace, M.sourceInvocationFailed, 'SUM', FIVE_MINUTES),
         threshold: 1,
         evaluationPeriods: 2,
+      },
+    );
+    // Only PostgreSQL CDC connectors publish it; without any, the alarm has no data and stays OK.
+    this.#alarm(
+      'ReplicationSlotLag',
+      'A PostgreSQL CDC connector’s replication slot holds more WAL than the threshold: the database keeps it on disk.',
+      {
+        metric: overConnectors(namespace, M.replicationSlotLag, 'MAX', FIFTEEN_MINUTES),
+        threshold: slotLagThresholdOf(props),
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       },
     );
     this.#alarm('ApiServerErrors', 'The REST API answered 5xx.', {
@@ -323,6 +362,18 @@ export class Monitoring extends Construct {
       graph('Failed source task invocations per connector', [
         perConnector(ns, M.sourceInvocationFailed, { statistic: 'Sum' }),
       ]),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Replication slot lag per connector (bytes of WAL held, PostgreSQL CDC)',
+        width: 24,
+        left: [
+          perConnector(ns, M.replicationSlotLag, { statistic: 'Maximum', period: FIVE_MINUTES }),
+        ],
+        leftAnnotations: [
+          { value: slotLagThresholdOf(this.#props), label: 'ReplicationSlotLag alarm' },
+        ],
+      }),
     );
     dashboard.addWidgets(
       new GraphWidget({

@@ -1,3 +1,4 @@
+import { DEFAULT_REPLICATION_SLOT_LAG_THRESHOLD_BYTES } from './alarms.js';
 import type { ApiAuthMode } from './rest-api.js';
 
 /**
@@ -20,6 +21,8 @@ export interface AppConfig {
   readonly subnetIds: string[];
   readonly securityGroupIds: string[];
   readonly vpcEndpoints: boolean;
+  /** The connectors' databases (context `databaseSecurityGroupIds`); empty: none. */
+  readonly databases: AppDatabase[];
   readonly apiAuth: ApiAuthMode;
   /** `api.connectTools` (apiAuth `connect-tools` or `iam-or-connect-tools` only). */
   readonly connectTools: AppConnectTools | undefined;
@@ -35,6 +38,8 @@ export interface AppConfig {
   readonly perPartitionMetrics: boolean;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
+  /** The `ReplicationSlotLag` alarm's threshold, in bytes. */
+  readonly replicationSlotLagAlarmBytes: number;
   /** `config.providers.env.param.allowlist.pattern` of the functions; undefined: none. */
   readonly configProvidersEnvAllowlistPattern: string | undefined;
   /** `config.providers.file.param.allowed.paths` of the functions; undefined: none. */
@@ -45,6 +50,12 @@ export interface AppConfig {
   readonly nag: boolean;
   /** Tags on the stack and every resource in it; empty: none. */
   readonly tags: Record<string, string>;
+}
+
+/** A database the connectors reach: its security group admits the functions on `port`. */
+export interface AppDatabase {
+  readonly securityGroupId: string;
+  readonly port: number;
 }
 
 /** The Connect tools' settings of the default app (context keys `connectTools*`). */
@@ -145,6 +156,25 @@ function connectTools(get: ContextReader, apiAuth: ApiAuthMode): AppConnectTools
   };
 }
 
+const DATABASE_GROUP = /^(sg-[0-9a-f]+)(?::(\d+))?$/;
+
+/**
+ * Context `databaseSecurityGroupIds`: `sg-id` or `sg-id:port` (default 5432), comma-separated
+ * or a JSON array.
+ */
+function databases(get: ContextReader): AppDatabase[] {
+  return list(get, 'databaseSecurityGroupIds').map((entry) => {
+    const match = DATABASE_GROUP.exec(entry);
+    const port = Number(match?.[2] ?? '5432');
+    if (match === null || port < 1 || port > 65_535) {
+      throw new Error(
+        `Context databaseSecurityGroupIds: expected sg-<id> or sg-<id>:<port 1-65535>, got ${entry}`,
+      );
+    }
+    return { securityGroupId: match[1] ?? '', port };
+  });
+}
+
 /**
  * Context `tags`: `key=value,key=value` (command line), or an object of strings (cdk.json, or
  * its JSON text on the command line). Keys and values as CloudFormation takes them.
@@ -205,6 +235,23 @@ export function readAppConfig(get: ContextReader): AppConfig {
         throw new Error(`Context ${key} needs vpcId (the VPC the functions run in)`);
       }
     }
+    if (list(get, 'databaseSecurityGroupIds').length > 0) {
+      throw new Error(
+        'Context databaseSecurityGroupIds needs vpcId: RDS and Aurora databases sit in private ' +
+          'subnets, which only functions in the VPC reach (vpcId, and subnetIds for subnets ' +
+          'routed to the database)',
+      );
+    }
+  }
+  const replicationSlotLagAlarmBytes = integer(
+    get,
+    'replicationSlotLagAlarmBytes',
+    DEFAULT_REPLICATION_SLOT_LAG_THRESHOLD_BYTES,
+  );
+  if (replicationSlotLagAlarmBytes < 1) {
+    throw new Error(
+      `Context replicationSlotLagAlarmBytes must be at least 1 (got ${replicationSlotLagAlarmBytes})`,
+    );
   }
   return {
     stackName: text(get, 'stackName') ?? 'ServerlessConnect',
@@ -225,6 +272,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     subnetIds: list(get, 'subnetIds'),
     securityGroupIds: list(get, 'securityGroupIds'),
     vpcEndpoints: flag(get, 'vpcEndpoints', false),
+    databases: databases(get),
     apiAuth,
     connectTools: connectTools(get, apiAuth),
     publicOpenApi: flag(get, 'publicOpenApi', false),
@@ -237,6 +285,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     perPartitionMetrics: flag(get, 'perPartitionMetrics', false),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
+    replicationSlotLagAlarmBytes,
     configProvidersEnvAllowlistPattern: text(get, 'configProvidersEnvAllowlistPattern'),
     configProvidersFileAllowedPaths:
       get('configProvidersFileAllowedPaths') === undefined

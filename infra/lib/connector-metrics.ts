@@ -23,6 +23,11 @@ export const CONNECTOR_METRICS = {
   runningTaskCount: 'RunningTaskCount',
   failedTaskCount: 'FailedTaskCount',
   pausedTaskCount: 'PausedTaskCount',
+  /**
+   * postgres-cdc: the WAL its replication slot holds (bytes), a gauge each task publishes with
+   * its invocation's metrics (`PluginMetrics`).
+   */
+  replicationSlotLag: 'ReplicationSlotLagBytes',
 } as const;
 
 type MetricName = (typeof CONNECTOR_METRICS)[keyof typeof CONNECTOR_METRICS];

@@ -1,4 +1,4 @@
-import { Tokenization } from 'aws-cdk-lib';
+import { Token, Tokenization } from 'aws-cdk-lib';
 
 /**
  * Which connector config values must be config-provider placeholders (`${secretsmanager:...}`,
@@ -81,4 +81,48 @@ export function secretValueProblem(key: string, value: string): string | undefin
     return `${key} is a CDK token: a resolved secret (a dynamic reference, SecretValue) would be stored in the connector config; ${hint}`;
   }
   return `${key} holds a literal value: ${hint}`;
+}
+
+/** Marks token `n` in a value's shape (neither character can occur in a placeholder's syntax). */
+const tokenMark = (n: number) => `\u0001${n}\u0002`;
+
+/** Kafka's `ConfigTransformer.DEFAULT_PATTERN`: `${provider:path:key}` or `${provider:key}`. */
+const PLACEHOLDER = /\$\{([^}]*?):(?:([^}]*?):)?([^}]*?)\}/g;
+
+/** The parts of an ARN before the name (`arn:aws:secretsmanager:<region>:<account>:secret`). */
+const ARN_PARTS = 7;
+
+/**
+ * The secrets `${secretsmanager:...}` placeholders in `value` read, as the functions' provider
+ * (shared/adapters/config-providers/aws-provider.ts, `secretReference`) takes them: a name, or an
+ * ARN (`${secretsmanager:arn:aws:secretsmanager:...:secret:db-AbCdEf:password}`, or a CDK token
+ * such as `secret.secretArn`, which then stands in the result as it was given).
+ */
+export function secretsManagerSecretIds(value: string): string[] {
+  if (value === '') return [];
+  const tokens: string[] = [];
+  const shape = String(
+    Tokenization.reverseString(value)
+      .mapTokens({
+        mapToken: (token) => {
+          tokens.push(Token.asString(token));
+          return tokenMark(tokens.length - 1);
+        },
+      })
+      .join({ join: (left, right) => `${left}${right}` }),
+  );
+  const unmark = (text: string) =>
+    tokens.reduce((out, token, n) => out.split(tokenMark(n)).join(token), text);
+  const ids: string[] = [];
+  for (const [, provider, path = '', key = ''] of shape.matchAll(PLACEHOLDER)) {
+    if (provider !== 'secretsmanager') continue;
+    const id =
+      path === 'arn'
+        ? `arn:${key}`.split(':').slice(0, ARN_PARTS).join(':')
+        : path === ''
+          ? key
+          : path;
+    ids.push(unmark(id));
+  }
+  return ids;
 }

@@ -1,9 +1,9 @@
-import { CustomResource, Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ArnFormat, CustomResource, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ConnectFunction } from './connect-function.js';
-import { isSecretKey, secretValueProblem } from './connector-secrets.js';
+import { isSecretKey, secretsManagerSecretIds, secretValueProblem } from './connector-secrets.js';
 import { type ConnectFunctions, DEFAULT_SIZES } from './functions.js';
 import { acknowledgeConnectorResourceFindings } from './serverless-nag.js';
 
@@ -30,6 +30,9 @@ export interface ConnectorProps {
    * The connector config, exactly as `PUT /connectors/{name}/config` takes it (`name` may be
    * left out). Secrets must be config-provider placeholders (`${secretsmanager:<arn>:<key>}`,
    * `${ssm:/param}`): a literal value of a secret key (see `isSecretKey`) fails synthesis.
+   * The secrets `${secretsmanager:...}` placeholders name (by ARN, `secret.secretArn`, or by
+   * name) become readable (`secretsmanager:GetSecretValue`) by the functions that resolve the
+   * config: the api, the enumerator and the connector's task function.
    */
   readonly config: Readonly<Record<string, string>>;
   /**
@@ -50,7 +53,8 @@ export interface ConnectorProps {
 /**
  * The function behind every {@link Connector} of one deployment: it turns CloudFormation's
  * requests into REST calls, invoking the api function directly (`lambda:InvokeFunction` on that
- * function only; it needs no network path to the API, nor access to the table or Kafka).
+ * function only; it needs no network path to the API, nor access to the table or Kafka). It
+ * also keeps the deployment's `ConnectorSecrets` statements, the secrets its connectors name.
  */
 export class ConnectorResourceProvider extends Construct {
   readonly handler: ConnectFunction;
@@ -62,6 +66,33 @@ export class ConnectorResourceProvider extends Construct {
     return found instanceof ConnectorResourceProvider
       ? found
       : new ConnectorResourceProvider(connect, id, connect);
+  }
+
+  /** The `ConnectorSecrets` statement of each function role, and the resources it holds. */
+  readonly #secretReads = new Map<IRole, { statement: PolicyStatement; held: Set<string> }>();
+
+  /**
+   * Lets `roles` read (`secretsmanager:GetSecretValue`) the secrets `resources` name: one
+   * `ConnectorSecrets` statement per role, shared by the deployment's connectors.
+   */
+  grantSecretReads(roles: readonly IRole[], resources: readonly string[]): void {
+    for (const role of roles) {
+      let grant = this.#secretReads.get(role);
+      if (grant === undefined) {
+        grant = {
+          statement: new PolicyStatement({
+            sid: 'ConnectorSecrets',
+            actions: ['secretsmanager:GetSecretValue'],
+          }),
+          held: new Set(),
+        };
+        this.#secretReads.set(role, grant);
+        role.addToPrincipalPolicy(grant.statement);
+      }
+      const added = resources.filter((resource) => !grant.held.has(resource));
+      for (const resource of added) grant.held.add(resource);
+      if (added.length > 0) grant.statement.addResources(...added);
+    }
   }
 
   private constructor(scope: Construct, id: string, connect: ConnectorHost) {
@@ -108,6 +139,40 @@ function checkConfig(name: string, config: Readonly<Record<string, string>>): vo
 }
 
 /**
+ * The ARNs IAM matches for a secret id of a placeholder. An ARN (or a token, `secret.secretArn`)
+ * may be complete or partial (`Secret.fromSecretNameV2`'s lacks the random suffix), so both it
+ * and it with a suffix; a name, with the suffix Secrets Manager adds (`<name>-??????`, as CDK
+ * grants a secret known by name).
+ */
+function secretArns(scope: Construct, id: string): string[] {
+  if (Token.isUnresolved(id) || id.startsWith('arn:')) return [id, `${id}-??????`];
+  return [
+    Stack.of(scope).formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${id}-??????`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }),
+  ];
+}
+
+/**
+ * The roles of the functions that resolve a connector's placeholders: the api (`PATCH` and
+ * `DELETE /connectors/{c}/offsets` hand the resolved config to `alterOffsets`), the enumerator
+ * (the connector starts there) and the task function of the connector's kind. Kafka Connect
+ * requires `topics` or `topics.regex` of every sink connector; a config without either is a
+ * source's.
+ */
+function resolvingRoles(
+  functions: ConnectFunctions,
+  config: Readonly<Record<string, string>>,
+): IRole[] {
+  const sink = config.topics !== undefined || config['topics.regex'] !== undefined;
+  const task = sink ? functions.sinkTask : functions.sourceTask;
+  return [functions.api.role, functions.enumerator.role, task.role];
+}
+
+/**
  * A Kafka Connect connector declared in the CDK app, as MSK Connect's
  * `AWS::KafkaConnect::Connector`: deploying creates it (`POST /connectors`, with its initial
  * state), a changed config updates it (`PUT /connectors/{name}/config`), removing it deletes it.
@@ -134,6 +199,12 @@ export class Connector extends Construct {
     super(scope, id);
     checkConfig(props.name, props.config);
     const provider = ConnectorResourceProvider.of(props.connect);
+    const secrets = Object.values(props.config)
+      .flatMap((value) => secretsManagerSecretIds(value))
+      .flatMap((secretId) => secretArns(this, secretId));
+    if (secrets.length > 0) {
+      provider.grantSecretReads(resolvingRoles(props.connect.functions, props.config), secrets);
+    }
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.handler.function.functionArn,
       resourceType: CONNECTOR_RESOURCE_TYPE,

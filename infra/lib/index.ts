@@ -13,6 +13,7 @@ export {
 } from './connect-tools-auth.js';
 export { Connector, type ConnectorInitialState, type ConnectorProps } from './connector.js';
 export { DataBucket, type DataBucketProps } from './data-bucket.js';
+export { type ConnectorDatabase, POSTGRES_PORT } from './database-access.js';
 export { EnumeratorTriggers } from './enumerator-schedule.js';
 export {
   type ConfigProvidersOptions,

@@ -15,7 +15,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 import { type FunctionPlacement, networkInterfaceStatements } from './connect-function.js';
 import { mskIamStatements } from './msk-iam.js';
-import { createVpcEndpoints } from './vpc-endpoints.js';
+import { createVpcEndpoints, type EndpointOptions } from './vpc-endpoints.js';
 
 /** How the functions and the sink mappings authenticate to Kafka. */
 export type KafkaAuth =
@@ -123,11 +123,22 @@ export class KafkaAccess extends Construct {
   readonly caLayer: LayerVersion | undefined;
   readonly #caSecret: Secret | undefined;
   readonly #props: KafkaAccessProps;
+  readonly #needs: Partial<EndpointOptions>;
   #endpoints: IConstruct[] = [];
 
-  constructor(scope: Construct, id: string, props: KafkaAccessProps) {
+  /**
+   * @param needs what else the functions reach through `vpcEndpoints`: `readsSecrets` when the
+   * connectors read Secrets Manager (their database passwords), besides SCRAM and a private CA.
+   */
+  constructor(
+    scope: Construct,
+    id: string,
+    props: KafkaAccessProps,
+    needs: Partial<EndpointOptions> = {},
+  ) {
     super(scope, id);
     this.#props = props;
+    this.#needs = needs;
     this.auth = props.auth ?? { mode: 'none' };
     if (props.bootstrapServers.length === 0) {
       throw new Error('KafkaAccess: bootstrapServers must list at least one host:port');
@@ -195,7 +206,10 @@ export class KafkaAccess extends Construct {
     ];
     if (this.#props.vpcEndpoints === true) {
       this.#endpoints = createVpcEndpoints(vpc, vpcSubnets, {
-        readsSecrets: this.auth.mode === 'scram' || this.#props.caCertificatePem !== undefined,
+        readsSecrets:
+          this.auth.mode === 'scram' ||
+          this.#props.caCertificatePem !== undefined ||
+          this.#needs.readsSecrets === true,
       });
     }
     return { vpc, vpcSubnets, securityGroups };

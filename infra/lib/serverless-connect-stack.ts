@@ -15,6 +15,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { type AppConfig, type AppConnectTools, readAppConfig } from './app-config.js';
 import type { ConnectToolsAuthOptions } from './connect-tools-auth.js';
+import type { ConnectorDatabase } from './database-access.js';
 import type { KafkaAccessProps, KafkaAuth } from './kafka-access.js';
 import { ServerlessConnect } from './serverless-connect.js';
 
@@ -76,7 +77,11 @@ export class ServerlessConnectStack extends Stack {
             : { file: { allowedPaths: config.configProvidersFileAllowedPaths } }),
         },
       },
-      ...(alarmTopic === undefined ? {} : { monitoring: { alarmTopic } }),
+      monitoring: {
+        ...(alarmTopic === undefined ? {} : { alarmTopic }),
+        replicationSlotLagThresholdBytes: config.replicationSlotLagAlarmBytes,
+      },
+      ...(config.databases.length === 0 ? {} : { databases: this.#databases(config) }),
       ...(config.plugins.length === 0 ? {} : { plugins: config.plugins }),
     });
     const { api, stateTable, dataBucket, functions } = this.connect;
@@ -142,6 +147,18 @@ export class ServerlessConnectStack extends Stack {
             ...(securityGroups.length === 0 ? {} : { securityGroups }),
           }),
     };
+  }
+
+  /** The databases' security groups, imported by id (each gets an ingress rule). */
+  #databases(config: AppConfig): ConnectorDatabase[] {
+    return config.databases.map(({ securityGroupId, port }, i) => ({
+      securityGroup: SecurityGroup.fromSecurityGroupId(
+        this,
+        `DatabaseSecurityGroup${i}`,
+        securityGroupId,
+      ),
+      port,
+    }));
   }
 
   /**

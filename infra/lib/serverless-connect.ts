@@ -2,6 +2,7 @@ import { type Duration, Tags } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Monitoring, type MonitoringOptions } from './alarms.js';
 import { DataBucket, type DataBucketProps } from './data-bucket.js';
+import { allowDatabaseAccess, type ConnectorDatabase } from './database-access.js';
 import { EnumeratorTriggers } from './enumerator-schedule.js';
 import { ConnectFunctions, type FunctionsOptions } from './functions.js';
 import { acknowledgeIamWildcards } from './iam-wildcards.js';
@@ -31,6 +32,16 @@ export interface ServerlessConnectProps {
   readonly stateTable?: StateTableProps;
   /** @default - a new unversioned, encrypted, TLS-only bucket with access logs, retained */
   readonly dataBucket?: DataBucketProps;
+  /**
+   * Databases the connectors reach (RDS for PostgreSQL, Aurora PostgreSQL, RDS Proxy): each one's
+   * security group admits the functions' security groups on its port. Needs `kafka.vpc` (RDS
+   * and Aurora sit in private subnets); with `kafka.vpcEndpoints`, the Secrets Manager endpoint
+   * comes too (the connectors read their passwords through `${secretsmanager:...}`).
+   *
+   * @example [{ securityGroup: SecurityGroup.fromSecurityGroupId(stack, 'OrdersDb', 'sg-0123456789abcdef0') }]
+   * @default - none
+   */
+  readonly databases?: readonly ConnectorDatabase[];
   /** @default - see {@link FunctionsOptions} */
   readonly functions?: FunctionsOptions;
   /** @default - every minute, enabled */
@@ -85,7 +96,11 @@ export class ServerlessConnect extends Construct {
     super(scope, id);
     this.stateTable = new StateTable(this, 'StateTable', props.stateTable);
     this.dataBucket = new DataBucket(this, 'DataBucket', props.dataBucket);
-    this.kafka = new KafkaAccess(this, 'Kafka', props.kafka);
+    const databases = props.databases ?? [];
+    this.kafka = new KafkaAccess(this, 'Kafka', props.kafka, {
+      readsSecrets: databases.length > 0,
+    });
+    if (databases.length > 0) allowDatabaseAccess(this.kafka.placement, databases);
     this.functions = new ConnectFunctions(this, 'Functions', {
       options: props.functions ?? {},
       ...(props.plugins === undefined ? {} : { plugins: props.plugins }),

@@ -12,7 +12,10 @@ import type { IConstruct } from 'constructs';
 
 /** What decides the endpoints beyond the ones every deployment needs. */
 export interface EndpointOptions {
-  /** The functions or the pollers read a secret (SCRAM credentials, a private CA). */
+  /**
+   * The functions or the pollers read a secret (SCRAM credentials, a private CA, the connectors'
+   * database passwords).
+   */
   readonly readsSecrets: boolean;
 }
 
@@ -24,8 +27,8 @@ export interface EndpointOptions {
  * are used by DynamoDB and Secrets Manager on the functions' behalf, `kms:ViaService`),
  * CloudWatch Logs (Lambda ships the functions' logs, and the EMF metrics in them, from outside
  * their network interfaces) and SQS (Lambda itself sends failed source-task dispatches to the
- * queue). Connector configs reaching other services (`${secretsmanager:...}` without SCRAM,
- * `${ssm:...}`, other buckets' regions, DynamoDB Streams) and X-Ray (`functions.tracing`) need
+ * queue). Connector configs reaching other services (`${secretsmanager:...}` without SCRAM
+ * or `databases`, `${ssm:...}`, other buckets' regions, DynamoDB Streams) and X-Ray (`functions.tracing`) need
  * endpoints of their own.
  */
 export function vpcEndpointNeeds(options: EndpointOptions): InterfaceVpcEndpointAwsService[] {
@@ -36,7 +39,8 @@ export function vpcEndpointNeeds(options: EndpointOptions): InterfaceVpcEndpoint
     // Lambda's Kafka pollers (MSK and self-managed) in the VPC call STS. The functions call no
     // STS: MSK IAM tokens are signed with the credentials Lambda gives them.
     InterfaceVpcEndpointAwsService.STS,
-    // The functions and pollers read the SCRAM secret; the pollers read the CA secret.
+    // The functions and pollers read the SCRAM secret; the pollers read the CA secret; the
+    // connectors read their database passwords (`${secretsmanager:...}`).
     ...(options.readsSecrets ? [InterfaceVpcEndpointAwsService.SECRETS_MANAGER] : []),
   ];
 }

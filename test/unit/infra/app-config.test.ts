@@ -24,9 +24,27 @@ describe('readAppConfig', () => {
       enumeratorReservedConcurrency: 2,
       nag: true,
       subnetIds: [],
+      databases: [],
+      replicationSlotLagAlarmBytes: 1024 ** 3,
       plugins: [],
       tags: {},
     });
+  });
+
+  it('reads the databases as security group ids with an optional port, 5432 by default', () => {
+    // Prepare
+    const read = (databaseSecurityGroupIds: unknown) =>
+      readAppConfig(
+        reader({ kafkaBootstrapServers: 'b:1', vpcId: 'vpc-1', databaseSecurityGroupIds }),
+      ).databases;
+    // Act, Assess
+    expect(read('sg-0aa11, sg-0bb22:6432')).toEqual([
+      { securityGroupId: 'sg-0aa11', port: 5432 },
+      { securityGroupId: 'sg-0bb22', port: 6432 },
+    ]);
+    expect(read(['sg-0aa11:5433'])).toEqual([{ securityGroupId: 'sg-0aa11', port: 5433 }]);
+    expect(() => read('sg-0aa11:65536')).toThrow(/expected sg-<id> or sg-<id>:<port 1-65535>/);
+    expect(() => read('0aa11')).toThrow(/got 0aa11/);
   });
 
   it('reads tags as key=value pairs, a JSON object, or its JSON text', () => {
@@ -100,6 +118,9 @@ describe('readAppConfig', () => {
     expect(() =>
       readAppConfig(reader({ kafkaBootstrapServers: 'b:1', logRetentionDays: 'week' })),
     ).toThrow(/logRetentionDays must be an integer/);
+    expect(() =>
+      readAppConfig(reader({ kafkaBootstrapServers: 'b:1', replicationSlotLagAlarmBytes: '0' })),
+    ).toThrow(/replicationSlotLagAlarmBytes must be at least 1 \(got 0\)/);
   });
 
   it('reads the Connect tools keys in the tools modes, with their defaults', () => {

@@ -1,5 +1,10 @@
+import { Lazy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, secretValueProblem } from '../../../infra/lib/connector-secrets.js';
+import {
+  isSecretKey,
+  secretsManagerSecretIds,
+  secretValueProblem,
+} from '../../../infra/lib/connector-secrets.js';
 import { pluginConfigKeyInfos } from '../../../shared/control-plane/plugin-catalog.js';
 import { builtinDescriptors, builtinRegistry } from '../../../shared/plugins/registry.js';
 
@@ -34,6 +39,10 @@ describe('isSecretKey', () => {
     const prefixes = ['', 'admin.override.', 'producer.override.', 'consumer.override.'];
     const keys = prefixes.flatMap((p) => KAFKA_CLIENT_PASSWORDS.map((k) => `${p}${k}`));
     expect(keys.filter((key) => !isSecretKey(key))).toEqual([]);
+  });
+
+  it("covers the PostgreSQL connectors' passwords: JDBC's connection.password, Debezium's database.password", () => {
+    expect(['connection.password', 'database.password'].filter((k) => !isSecretKey(k))).toEqual([]);
   });
 
   it('leaves ordinary keys alone', () => {
@@ -81,6 +90,32 @@ describe('secretValueProblem', () => {
     expect(secretValueProblem('sasl.jaas.config', 'Module required;')).toMatch(
       /has no placeholder/,
     );
+  });
+});
+describe('secretsManagerSecretIds', () => {
+  const ARN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:shop-db-AbCdEf';
+
+  it('reads the secret of each ${secretsmanager:...} placeholder, by name or by ARN', () => {
+    expect(secretsManagerSecretIds('${secretsmanager:shop-db:password}')).toEqual(['shop-db']);
+    expect(secretsManagerSecretIds('${secretsmanager:shop-db}')).toEqual(['shop-db']);
+    expect(secretsManagerSecretIds('${secretsmanager::shop-db}')).toEqual(['shop-db']);
+    expect(secretsManagerSecretIds(`\${secretsmanager:${ARN}:password}`)).toEqual([ARN]);
+    expect(secretsManagerSecretIds(`\${secretsmanager:${ARN}}`)).toEqual([ARN]);
+    expect(
+      secretsManagerSecretIds('user=${secretsmanager:a:user} password=${secretsmanager:b:pw}'),
+    ).toEqual(['a', 'b']);
+  });
+
+  it('keeps a CDK token standing for the secret, and ignores other providers', () => {
+    // Prepare
+    const arn = Lazy.string({ produce: () => ARN });
+    // Act
+    const ids = secretsManagerSecretIds(`\${secretsmanager:${arn}:password}`);
+    // Assess
+    expect(ids).toEqual([arn]);
+    expect(secretsManagerSecretIds('${ssm::/shop/db/password}')).toEqual([]);
+    expect(secretsManagerSecretIds('plain')).toEqual([]);
+    expect(secretsManagerSecretIds('')).toEqual([]);
   });
 });
 /* biome-ignore-end lint/suspicious/noTemplateCurlyInString: config-provider placeholders */

@@ -4,7 +4,14 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
 import { CONNECTOR_RESOURCE_TYPE } from '../../../infra/lib/connector.js';
 import { Connector, ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
-import { asArray, iamStatements, nagViolations, resourcesOf, TEST_ENV } from './synth.js';
+import {
+  asArray,
+  iamStatements,
+  nagViolations,
+  resourcesOf,
+  type Statement,
+  TEST_ENV,
+} from './synth.js';
 import { selfManagedPlain } from './variants.js';
 
 /** A deployment and the connectors `declare` adds to its stack, synthesized without bundling. */
@@ -27,6 +34,29 @@ const S3_SINK = {
   's3.bucket.name': 'my-bucket',
   'flush.size': '1000',
 };
+
+/** A PostgreSQL CDC source (Debezium's keys); its password added by each test. */
+const POSTGRES_CDC = {
+  'connector.class': 'postgres-cdc',
+  'database.hostname': 'shop.cluster-abc.eu-west-1.rds.amazonaws.com',
+  'database.user': 'cdc_user',
+  'database.dbname': 'shop',
+  'topic.prefix': 'shop',
+};
+
+/** The roles that resolve a source connector's placeholders. */
+const API_ENUMERATOR_SOURCE = [
+  'ConnectFunctionsApiRole',
+  'ConnectFunctionsEnumeratorRole',
+  'ConnectFunctionsSourceTaskRole',
+];
+
+/** The `ConnectorSecrets` statement in the policy of the role whose logical id starts with `role`. */
+function secretStatement(template: Template, role: string): Statement | undefined {
+  return iamStatements(template).find(
+    ({ where, statement }) => where.startsWith(role) && statement.Sid === 'ConnectorSecrets',
+  )?.statement;
+}
 
 /** The connector resource handler's function (the only one whose description names it). */
 function handlerFunction(template: Template): [string, Record<string, unknown>] {
@@ -172,6 +202,130 @@ describe('Connector', { timeout: 60_000 }, () => {
         });
       }),
     ).toThrow(/admin\.override\.ssl\.key\.password is a CDK token/);
+  });
+
+  it('refuses a plain-text PostgreSQL password (connection.password, database.password)', () => {
+    for (const key of ['connection.password', 'database.password']) {
+      expect(() =>
+        synth((stack, connect) => {
+          new Connector(stack, 'Plain', {
+            connect,
+            name: 'plain',
+            config: { ...POSTGRES_CDC, [key]: 'pa55word' },
+          });
+        }),
+      ).toThrow(new RegExp(`Connector plain: ${key.replace('.', '\\.')} holds a literal value`));
+    }
+  });
+
+  it("lets the source functions read a source connector's secrets, and only those", () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      const db = new Secret(stack, 'ShopDb');
+      new Connector(stack, 'Cdc', {
+        connect,
+        name: 'shop-cdc',
+        config: {
+          ...POSTGRES_CDC,
+          'database.password': `\${secretsmanager:${db.secretArn}:password}`,
+        },
+      });
+    });
+    // Assess: the api (offsets), the enumerator (connector start) and the source task.
+    const dbArn = { Ref: expect.stringMatching(/^ShopDb/) };
+    const suffixed = { 'Fn::Join': ['', [dbArn, '-??????']] };
+    for (const role of API_ENUMERATOR_SOURCE) {
+      expect(secretStatement(template, role)).toEqual({
+        Sid: 'ConnectorSecrets',
+        Effect: 'Allow',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: [dbArn, suffixed],
+      });
+    }
+    expect(secretStatement(template, 'ConnectFunctionsSinkTaskRole')).toBeUndefined();
+  });
+
+  it("lets the sink functions read a sink connector's secrets, by name or by ARN", () => {
+    // Prepare
+    const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:warehouse-AbCdEf';
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'Sink', {
+        connect,
+        name: 'warehouse',
+        config: {
+          'connector.class': 'postgres-sink',
+          topics: 'orders',
+          'connection.url': 'jdbc:postgresql://warehouse.internal:5432/dw',
+          'connection.user': `\${secretsmanager:warehouse-user:username}`,
+          'connection.password': `\${secretsmanager:${arn}:password}`,
+        },
+      });
+    });
+    // Assess
+    const byName = {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':secretsmanager:eu-west-1:111122223333:secret:warehouse-user-??????',
+        ],
+      ],
+    };
+    for (const role of ['ConnectFunctionsSinkTaskRole', 'ConnectFunctionsApiRole']) {
+      expect(secretStatement(template, role)?.Resource).toEqual([byName, arn, `${arn}-??????`]);
+    }
+    expect(secretStatement(template, 'ConnectFunctionsSourceTaskRole')).toBeUndefined();
+  });
+
+  it('grants a secret imported by name (a partial ARN) with the suffix Secrets Manager adds', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      const user = Secret.fromSecretNameV2(stack, 'CdcUser', 'shop/cdc-user');
+      new Connector(stack, 'Cdc', {
+        connect,
+        name: 'shop-cdc',
+        config: {
+          ...POSTGRES_CDC,
+          'database.password': `\${secretsmanager:${user.secretArn}:password}`,
+        },
+      });
+    });
+    // Assess
+    const partial = [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':secretsmanager:eu-west-1:111122223333:secret:shop/cdc-user',
+    ];
+    expect(secretStatement(template, 'ConnectFunctionsSourceTaskRole')?.Resource).toEqual([
+      { 'Fn::Join': ['', partial] },
+      { 'Fn::Join': ['', [...partial.slice(0, 2), `${partial[2]}-??????`]] },
+    ]);
+  });
+
+  it("gathers a deployment's connector secrets in one statement per role, each once", () => {
+    // Act
+    const { template, app } = synth((stack, connect) => {
+      const config = (secret: string) => ({
+        ...POSTGRES_CDC,
+        'database.password': `\${secretsmanager:${secret}:password}`,
+      });
+      new Connector(stack, 'A', { connect, name: 'a', config: config('a-db') });
+      new Connector(stack, 'B', { connect, name: 'b', config: config('b-db') });
+      new Connector(stack, 'AgainA', { connect, name: 'a2', config: config('a-db') });
+    });
+    // Assess
+    const statements = iamStatements(template).filter(
+      ({ where, statement }) =>
+        where.startsWith('ConnectFunctionsSourceTaskRole') && statement.Sid === 'ConnectorSecrets',
+    );
+    expect(statements).toHaveLength(1);
+    expect(JSON.stringify(statements[0]?.statement.Resource).match(/-db-\?{6}/g)).toEqual([
+      '-db-??????',
+      '-db-??????',
+    ]);
+    expect(nagViolations(app)).toEqual([]);
   });
 
   it('refuses a config whose name differs from the connector name', () => {

@@ -79,6 +79,25 @@ describe('monitoring of connectors', { timeout: 60_000 }, () => {
     });
   });
 
+  it('alarms when a PostgreSQL CDC replication slot holds over 1 GiB of WAL, over every connector', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmDescription: Match.stringLikeRegexp(
+        'replication slot holds more WAL.*runbook.md#replication-slot-lag$',
+      ),
+      Metrics: [
+        Match.objectLike({
+          Expression: `SELECT MAX(ReplicationSlotLagBytes) FROM SCHEMA("${NAMESPACE}", Connector)`,
+          Period: 900,
+          ReturnData: true,
+        }),
+      ],
+      Threshold: 1024 ** 3,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
   it('graphs records/s in and out, lag, commits, dead letters and task counts per connector', () => {
     // Prepare
     const expressions = dashboardExpressions(template);
@@ -92,6 +111,7 @@ describe('monitoring of connectors', { timeout: 60_000 }, () => {
       'FailedTaskCount',
       'RunningTaskCount',
       'PausedTaskCount',
+      'ReplicationSlotLagBytes',
     ]) {
       expect(
         expressions.some((e) =>
@@ -103,6 +123,54 @@ describe('monitoring of connectors', { timeout: 60_000 }, () => {
       `SEARCH('{${NAMESPACE},Connector} MetricName="RecordsWritten"', 'Sum', 60) / 60`,
     );
     expect(expressions.some((e) => e.includes('MetricName="OffsetLag"'))).toBe(true);
+  });
+});
+
+describe('replication slot lag threshold', { timeout: 60_000 }, () => {
+  const slotLagAlarm = (template: Template) =>
+    Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) =>
+      String(a.Properties.AlarmDescription).endsWith('#replication-slot-lag'),
+    )?.Properties;
+
+  it('takes the threshold from the construct props and the default app’s context', () => {
+    // Act
+    const fromProps = synthConstruct(() => ({
+      ...selfManagedPlain(),
+      monitoring: { replicationSlotLagThresholdBytes: 256 * 1024 ** 2 },
+    }));
+    const { app, stack } = createApp({
+      context: {
+        ...cdkJsonContext(),
+        nag: 'false',
+        'aws:cdk:bundling-stacks': [],
+        alarmEmail: 'ops@example.com',
+        replicationSlotLagAlarmBytes: '5368709120',
+      },
+    });
+    const fromContext = Template.fromJSON(
+      app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>,
+    );
+    // Assess
+    expect(slotLagAlarm(fromProps.template)?.Threshold).toBe(256 * 1024 ** 2);
+    expect(slotLagAlarm(fromContext)).toMatchObject({
+      Threshold: 5 * 1024 ** 3,
+      AlarmActions: [{ Ref: expect.stringMatching(/^AlarmTopic/) }],
+      OKActions: [{ Ref: expect.stringMatching(/^AlarmTopic/) }],
+    });
+  });
+
+  it('refuses a threshold that is not a positive number of bytes', () => {
+    expect(() =>
+      synthConstruct(() => ({
+        ...selfManagedPlain(),
+        monitoring: { replicationSlotLagThresholdBytes: 0 },
+      })),
+    ).toThrow('replicationSlotLagThresholdBytes must be a positive number of bytes (got 0)');
+    expect(() =>
+      createApp({
+        context: { ...cdkJsonContext(), replicationSlotLagAlarmBytes: '1GiB' },
+      }),
+    ).toThrow('Context replicationSlotLagAlarmBytes must be an integer (got 1GiB)');
   });
 });
 

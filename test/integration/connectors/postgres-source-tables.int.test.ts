@@ -52,7 +52,10 @@ describe('postgres-source: table selection', () => {
     const schema = await schemaWith(['a1', 'a2', 'b1']);
     const scope = { 'schema.pattern': schema };
     const all = await assigned(scope);
-    const white = await assigned({ ...scope, 'table.whitelist': `a1,${schema}.a2,"${schema}"."b1",zz` });
+    const white = await assigned({
+      ...scope,
+      'table.whitelist': `a1,${schema}.a2,"${schema}"."b1",zz`,
+    });
     const whiteOne = await assigned({ ...scope, 'table.whitelist': 'b1' });
     const black = await assigned({ ...scope, 'table.blacklist': 'a2' });
     const regex = await assigned({
@@ -95,7 +98,11 @@ describe('postgres-source: table selection', () => {
     const names = ['t1', 't2', 't3', 't4', 't5'];
     const schema = await schemaWith(names);
     const configs = await taskConfigsOf(
-      sourceConfig({ 'schema.pattern': schema, mode: 'incrementing', 'topic.prefix': `${schema}.` }),
+      sourceConfig({
+        'schema.pattern': schema,
+        mode: 'incrementing',
+        'topic.prefix': `${schema}.`,
+      }),
       2,
     );
     const fewer = await assigned({ 'schema.pattern': schema }, 8);

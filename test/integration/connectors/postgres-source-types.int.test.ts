@@ -33,9 +33,17 @@ afterAll(async () => {
   await db.end();
 });
 
-async function readTable(table: string, props: Record<string, string> = {}): Promise<SourceRecord[]> {
+async function readTable(
+  table: string,
+  props: Record<string, string> = {},
+): Promise<SourceRecord[]> {
   const [config] = await taskConfigsOf(
-    sourceConfig({ 'table.whitelist': table, mode: 'incrementing', 'incrementing.column.name': 'id', ...props }),
+    sourceConfig({
+      'table.whitelist': table,
+      mode: 'incrementing',
+      'incrementing.column.name': 'id',
+      ...props,
+    }),
   );
   return drain(config as Record<string, string>, new MemoryOffsetStore());
 }
@@ -45,8 +53,14 @@ function shape(schema: Schema | null): Record<string, string> {
   return Object.fromEntries(
     (schema?.fields ?? []).map((f) => {
       const s = f.schema;
-      const element = s.valueSchema === null ? '' : `<${s.valueSchema.type}${s.valueSchema.name ? `:${s.valueSchema.name.split('.').pop()}` : ''}>`;
-      return [f.name, `${s.type}${element}${s.name ? `:${s.name.split('.').pop()}` : ''}${s.optional ? '?' : ''}`];
+      const element =
+        s.valueSchema === null
+          ? ''
+          : `<${s.valueSchema.type}${s.valueSchema.name ? `:${s.valueSchema.name.split('.').pop()}` : ''}>`;
+      return [
+        f.name,
+        `${s.type}${element}${s.name ? `:${s.name.split('.').pop()}` : ''}${s.optional ? '?' : ''}`,
+      ];
     }),
   );
 }
@@ -114,7 +128,12 @@ describe('postgres-source: type mapping', () => {
     expect(LogicalDecimal.scale(full?.valueSchema?.field('price')?.schema as Schema)).toBe(2);
     const v = (name: string) => field(full as SourceRecord, name);
     expect([v('id'), v('i2'), v('i4'), v('i8'), v('f4'), v('f8')]).toEqual([
-      1, -7, 2147483647, 9007199254740993n, 1.5, -2.25,
+      1,
+      -7,
+      2147483647,
+      9007199254740993n,
+      1.5,
+      -2.25,
     ]);
     expect(v('num')).toEqual(new BigDecimal(12345678n, 3));
     expect(v('num_any')).toBe('0.000000000001');
@@ -132,7 +151,12 @@ describe('postgres-source: type mapping', () => {
     expect(v('ints')).toEqual([1, null, 3]);
     expect(v('texts')).toEqual(['x,y', 'q"uote', null]);
     expect(v('nums')).toEqual([new BigDecimal(15n, 1), new BigDecimal(-20n, 1)]);
-    expect([v('iv'), v('mood'), v('bits'), v('ip')]).toEqual(['1 day 02:00:00', 'happy', 5, '10.0.0.1']);
+    expect([v('iv'), v('mood'), v('bits'), v('ip')]).toEqual([
+      '1 day 02:00:00',
+      'happy',
+      5,
+      '10.0.0.1',
+    ]);
     const nulls = (empty?.valueSchema?.fields ?? []).filter((f) => !['id', 'i2'].includes(f.name));
     expect(nulls.map((f) => field(empty as SourceRecord, f.name))).toEqual(nulls.map(() => null));
     expect(LogicalDate.LOGICAL_NAME).toBe(full?.valueSchema?.field('d')?.schema.name);
@@ -145,7 +169,9 @@ describe('postgres-source: type mapping', () => {
     await db.query(
       `CREATE TABLE ${table} (id int PRIMARY KEY, n2 numeric(2,0), n4 numeric(4), n9 numeric(9,0), n18 numeric(18,0), n20 numeric(20,0), money numeric(10,2), any_num numeric)`,
     );
-    await db.query(`INSERT INTO ${table} VALUES (1, 12, 1234, 123456789, 123456789012345678, 12345678901234567890, 12.5, 3.25)`);
+    await db.query(
+      `INSERT INTO ${table} VALUES (1, 12, 1234, 123456789, 123456789012345678, 12345678901234567890, 12.5, 3.25)`,
+    );
     const [record] = await readTable(table, { 'numeric.mapping': 'best_fit' });
     expect(shape(record?.valueSchema ?? null)).toEqual({
       id: 'int32',
@@ -159,7 +185,12 @@ describe('postgres-source: type mapping', () => {
     });
     const v = (name: string) => field(record as SourceRecord, name);
     expect([v('n2'), v('n4'), v('n9'), v('n18'), v('money'), v('any_num')]).toEqual([
-      12, 1234, 123456789, 123456789012345678n, 12.5, 3.25,
+      12,
+      1234,
+      123456789,
+      123456789012345678n,
+      12.5,
+      3.25,
     ]);
     expect(v('n20')).toEqual(new BigDecimal(12345678901234567890n, 0));
   });

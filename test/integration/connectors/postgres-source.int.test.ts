@@ -45,7 +45,11 @@ describe('postgres-source: incrementing mode', () => {
     const table = sqlName('inc');
     await db.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, name text NOT NULL)`);
     await db.query(`INSERT INTO ${table} (name) SELECT 'n' || g FROM generate_series(1, 5) g`);
-    const config = await tableTask(table, { mode: 'incrementing', 'topic.prefix': 'pg-', 'batch.max.rows': '2' });
+    const config = await tableTask(table, {
+      mode: 'incrementing',
+      'topic.prefix': 'pg-',
+      'batch.max.rows': '2',
+    });
     const store = new MemoryOffsetStore();
 
     // Act
@@ -191,7 +195,9 @@ describe('postgres-source: timestamp+incrementing mode', () => {
       timestamp: Date.parse('2024-03-01T09:00:00.123Z'),
       timestamp_nanos: 123_456_000,
     });
-    expect(field(first[0] as SourceRecord, 'created')).toEqual(new Date('2024-03-01T09:00:00.123Z'));
+    expect(field(first[0] as SourceRecord, 'created')).toEqual(
+      new Date('2024-03-01T09:00:00.123Z'),
+    );
     expect(first[0]?.valueSchema?.field('modified')?.schema.optional).toBe(true);
     expect(first[0]?.valueSchema?.field('created')?.schema.optional).toBe(false);
   });
@@ -202,7 +208,11 @@ describe('postgres-source: bulk mode', () => {
     const table = sqlName('bulk');
     await db.query(`CREATE TABLE ${table} (id int, name text)`);
     await db.query(`INSERT INTO ${table} VALUES (1, 'a'), (2, 'b'), (3, 'c')`);
-    const config = await tableTask(table, { mode: 'bulk', 'batch.max.rows': '2', 'poll.interval.ms': '5000' });
+    const config = await tableTask(table, {
+      mode: 'bulk',
+      'batch.max.rows': '2',
+      'poll.interval.ms': '5000',
+    });
     const store = new MemoryOffsetStore();
 
     const first = await drain(config, store);
@@ -238,11 +248,13 @@ describe('postgres-source: custom query', () => {
     const records = await drain(configs[0] as Record<string, string>, store, { restartEvery: 1 });
 
     expect(configs).toHaveLength(1);
-    expect(records.map((r) => [field(r, 'id'), field(r, 'cname'), field(r, 'double_qty')])).toEqual([
-      [1, 'ann', 10],
-      [2, 'bob', 14],
-      [3, 'ann', 18],
-    ]);
+    expect(records.map((r) => [field(r, 'id'), field(r, 'cname'), field(r, 'double_qty')])).toEqual(
+      [
+        [1, 'ann', 10],
+        [2, 'bob', 14],
+        [3, 'ann', 18],
+      ],
+    );
     expect(records[0]?.topic).toBe(`${orders}-joined`);
     expect(records[0]?.sourcePartition).toEqual({ query: 'query' });
     expect(records[0]?.valueSchema?.name).toBeNull();
@@ -274,8 +286,12 @@ describe('postgres-source: resuming from offsets Confluent stored', () => {
     const legacy = sqlName('legacy');
     const threePart = sqlName('threepart');
     for (const table of [legacy, threePart]) {
-      await db.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, at timestamp NOT NULL DEFAULT '2024-01-01')`);
-      await db.query(`INSERT INTO ${table} (at) SELECT '2024-01-01'::timestamp + g * interval '1 second' FROM generate_series(1, 5) g`);
+      await db.query(
+        `CREATE TABLE ${table} (id serial PRIMARY KEY, at timestamp NOT NULL DEFAULT '2024-01-01')`,
+      );
+      await db.query(
+        `INSERT INTO ${table} (at) SELECT '2024-01-01'::timestamp + g * interval '1 second' FROM generate_series(1, 5) g`,
+      );
     }
     const database = (await db.query('SELECT current_database() AS d')).rows[0].d as string;
     const store = new MemoryOffsetStore();
@@ -320,35 +336,51 @@ describe('postgres-source: resuming from offsets Confluent stored', () => {
 });
 
 describe('postgres-source: failures', () => {
-  it('answers a lost connection with a RetriableError, and skips a table dropped since it was listed', async () => {
+  it('skips a table dropped after it was listed (at task start and between polls)', async () => {
     const kept = sqlName('kept');
-    const dropped = sqlName('dropped');
-    for (const table of [kept, dropped]) {
+    const goneEarly = sqlName('gone_early');
+    const goneLate = sqlName('gone_late');
+    for (const table of [kept, goneEarly, goneLate]) {
       await db.query(`CREATE TABLE ${table} (id serial PRIMARY KEY)`);
       await db.query(`INSERT INTO ${table} DEFAULT VALUES`);
     }
-    const [config] = await taskConfigsOf(
-      sourceConfig({ 'table.whitelist': `${kept},${dropped}`, mode: 'incrementing' }),
-    );
-    await db.query(`DROP TABLE ${dropped}`);
+    const [config] = (await taskConfigsOf(
+      sourceConfig({ 'table.whitelist': `${kept},${goneEarly},${goneLate}`, mode: 'incrementing' }),
+    )) as [Record<string, string>];
+    await db.query(`DROP TABLE ${goneEarly}`);
+    const task = new PostgresSourceConnector(testDeps()).createTask();
+    await task.start(config, sourceTaskContext(config, new MemoryOffsetStore()));
+    await db.query(`DROP TABLE ${goneLate}`);
+    const topics: string[] = [];
+    for (let i = 0; i < 4; i++) topics.push(...((await task.poll()) ?? []).map((r) => r.topic));
+    await task.stop();
+    expect(topics).toEqual([kept]);
+  });
+
+  it('answers a lost connection with a RetriableError', async () => {
+    const table = sqlName('lost');
+    await db.query(`CREATE TABLE ${table} (id serial PRIMARY KEY)`);
+    const config = await tableTask(table, { mode: 'incrementing' });
     const state = { down: false };
     const pools = new PostgresPools((settings, max) => {
       const pool = pgPoolOf(settings, max);
       return {
         connect: () =>
-          state.down ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) : pool.connect(),
+          state.down
+            ? Promise.reject(
+                Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+              )
+            : pool.connect(),
         end: () => pool.end(),
       };
     });
-    const deps = { pools, clock: { now: () => Date.now() } };
-
-    const records = await drain(config as Record<string, string>, new MemoryOffsetStore(), { deps });
-    const task = new PostgresSourceConnector(deps).createTask();
-    await task.start(config as Record<string, string>, sourceTaskContext(config as Record<string, string>, new MemoryOffsetStore()));
+    const task = new PostgresSourceConnector({
+      pools,
+      clock: { now: () => Date.now() },
+    }).createTask();
+    await task.start(config, sourceTaskContext(config, new MemoryOffsetStore()));
     state.down = true;
     const failed = task.poll();
-
-    expect(records.map((r) => r.topic)).toEqual([kept]);
     await expect(failed).rejects.toBeInstanceOf(RetriableError);
     await expect(failed).rejects.toThrow(/ECONNREFUSED/);
     await task.stop();

@@ -76,13 +76,14 @@ export function incrementalStatement(
     order = `${inc} ASC`;
   } else {
     const ts = timestampExpression(columns.timestamps);
-    const end = bounds.end === null ? null : `${ts} < ${param(bounds.end, cast)}`;
+    const end = bounds.end;
+    const before = () => `${ts} < ${param(end, cast)}`;
     if (inc === null) {
       if (bounds.timestamp !== null) where.push(`${ts} > ${param(bounds.timestamp, cast)}`);
-      if (end !== null) where.push(end);
+      if (end !== null) where.push(before());
       order = `${ts} ASC`;
     } else {
-      if (end !== null) where.push(end);
+      if (end !== null) where.push(before());
       if (bounds.timestamp !== null) {
         const begin = param(bounds.timestamp, cast);
         where.push(

@@ -3,7 +3,7 @@
  * after the committed offsets, one query per table and poll (see table-querier.ts).
  */
 import {
-  type SourceOffset,
+  type SourcePartition,
   type SourceRecord,
   SourceTask,
   type SourceTaskContext,
@@ -15,7 +15,6 @@ import {
   type PostgresPools,
   toConnectError,
 } from '../postgres/pg-client.js';
-import type { CriteriaColumns } from './criteria.js';
 import { parseTimestamp } from './pg-time.js';
 import {
   POSTGRES_SOURCE_VERSION,
@@ -55,6 +54,11 @@ const MAX_POLL_WAIT_MS = 1000;
 /** How long a table that no longer exists is left alone (until the connector drops it). */
 const MISSING_TABLE_RETRY_MS = 30_000;
 const UNDEFINED_TABLE = '42P01';
+
+/** A querier's spec, with every partition its offset may be stored under (newest format first). */
+interface Source extends QuerierSpec {
+  readonly candidates: readonly SourcePartition[];
+}
 
 interface Running {
   readonly config: PostgresSourceConfig;
@@ -128,99 +132,82 @@ export class PostgresSourceTask extends SourceTask {
     }
   }
 
+  /** What each querier reads, with the partitions its offset may be stored under. */
+  async #sources(
+    config: PostgresSourceConfig,
+    tables: readonly SourceTable[],
+    client: PgClient,
+  ): Promise<Source[]> {
+    const bulk = config.mode === 'bulk';
+    const unresolved: ResolvedColumns = {
+      incrementing: config.incrementingColumn,
+      timestamps: config.timestampColumns,
+      timestampKind: 'timestamptz',
+    };
+    if (config.query !== null) {
+      const columns = bulk ? unresolved : await resolveQueryColumns(client, config.query, config);
+      const partition = bulk ? bulkPartition(null) : queryPartition();
+      return [
+        {
+          label: 'query',
+          columns: { base: config.query, ...columns },
+          topic: config.topicPrefix,
+          schemaName: null,
+          partition,
+          candidates: [partition],
+        },
+      ];
+    }
+    const resolved = bulk ? null : await resolveTableColumns(client, tables, config);
+    return tables.flatMap((table) => {
+      const label = `${table.schema}.${table.table}`;
+      const columns = resolved === null ? unresolved : resolved.get(label);
+      // Dropped since the connector listed it: nothing to read until the next task configs.
+      if (columns === undefined) return [];
+      return [
+        {
+          label,
+          columns: { base: `SELECT * FROM ${qualifiedName(table)}`, ...columns },
+          topic: config.topicPrefix + table.table,
+          schemaName: table.table,
+          partition: bulk ? bulkPartition(table) : tablePartition(table),
+          candidates: bulk
+            ? [bulkPartition(table)]
+            : tablePartitionCandidates(table, config.connection.database),
+        },
+      ];
+    });
+  }
+
+  /** A querier per source, positioned at its committed offset (one offset read for all). */
   async #queriers(
     config: PostgresSourceConfig,
     tables: readonly SourceTable[],
     client: PgClient,
     context: SourceTaskContext,
   ): Promise<TableQuerier[]> {
+    const sources = await this.#sources(config, tables, client);
     const schemas = new RowSchemas({ numericMapping: config.numericMapping, zone: config.zone });
-    const settings = { ...config };
-    const bulk = config.mode === 'bulk';
-    const reader = context.offsetStorageReader;
-    const query = config.query;
-    const unresolved: ResolvedColumns = {
-      incrementing: config.incrementingColumn,
-      timestamps: config.timestampColumns,
-      timestampKind: 'timestamptz',
-    };
-    if (query !== null) {
-      const columns = bulk ? unresolved : await resolveQueryColumns(client, query, config);
-      const spec = this.#spec('query', { base: query, ...columns }, config.topicPrefix, null);
-      const partition = bulk ? bulkPartition(null) : queryPartition();
-      const offset = await reader.offset(partition);
-      if (bulk)
-        return [
-          new TableQuerier(
-            { ...spec, partition },
-            settings,
-            schemas,
-            NO_POSITION,
-            parseBulkOffset(offset),
-          ),
-        ];
-      const position = await this.#initial(client, config, parsePosition(offset));
-      return [new TableQuerier({ ...spec, partition }, settings, schemas, position)];
-    }
-    const resolved = bulk
-      ? new Map<string, ResolvedColumns>()
-      : await resolveTableColumns(client, tables, config);
-    const candidates = tables.map((t) =>
-      bulk ? [bulkPartition(t)] : tablePartitionCandidates(t, config.connection.database),
-    );
-    // One read for every table; the reader answers in order, so each table's come in a run.
-    const stored = await reader.offsets(candidates.flat());
-    let cursor = 0;
-    const offsetOf = (count: number): SourceOffset | null => {
-      const run = stored.slice(cursor, cursor + count);
-      cursor += count;
-      return run.find((s) => s.offset !== null)?.offset ?? null;
-    };
+    const stored = await context.offsetStorageReader.offsets(sources.flatMap((s) => s.candidates));
     const queriers: TableQuerier[] = [];
-    for (const [i, table] of tables.entries()) {
-      const columns = bulk ? unresolved : resolved.get(`${table.schema}.${table.table}`);
-      const count = candidates[i]?.length ?? 0;
-      // Dropped since the connector listed it: nothing to read until the next task configs.
-      if (columns === undefined) {
-        offsetOf(count);
-        continue;
-      }
-      const base = `SELECT * FROM ${qualifiedName(table)}`;
-      const spec = this.#spec(
-        `${table.schema}.${table.table}`,
-        { base, ...columns },
-        config.topicPrefix + table.table,
-        table.table,
+    let next = 0;
+    for (const { candidates, ...spec } of sources) {
+      // The reader answers in order: this source's candidates are the next ones, newest first.
+      const run = stored.slice(next, next + candidates.length);
+      next += candidates.length;
+      const offset = run.find((s) => s.offset !== null)?.offset ?? null;
+      queriers.push(
+        config.mode === 'bulk'
+          ? new TableQuerier(spec, config, schemas, NO_POSITION, parseBulkOffset(offset))
+          : new TableQuerier(
+              spec,
+              config,
+              schemas,
+              await this.#initial(client, config, parsePosition(offset)),
+            ),
       );
-      const offset = offsetOf(count);
-      if (bulk) {
-        const partition = bulkPartition(table);
-        queriers.push(
-          new TableQuerier(
-            { ...spec, partition },
-            settings,
-            schemas,
-            NO_POSITION,
-            parseBulkOffset(offset),
-          ),
-        );
-      } else {
-        const position = await this.#initial(client, config, parsePosition(offset));
-        queriers.push(
-          new TableQuerier(
-            { ...spec, partition: tablePartition(table) },
-            settings,
-            schemas,
-            position,
-          ),
-        );
-      }
     }
     return queriers;
-  }
-
-  #spec(label: string, columns: CriteriaColumns, topic: string, schemaName: string | null) {
-    return { label, columns, topic, schemaName } satisfies Omit<QuerierSpec, 'partition'>;
   }
 
   /** `timestamp.initial` where no offset is stored (timestamp modes). */

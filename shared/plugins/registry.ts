@@ -3,6 +3,7 @@ import { datagenDescriptor } from './connectors/datagen/descriptor.js';
 import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
 import { postgresSinkDescriptor } from './connectors/postgres-sink/descriptor.js';
+import { postgresSourceDescriptor } from './connectors/postgres-source/descriptor.js';
 import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
 import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
 import { verifiableSourceDescriptor } from './connectors/verifiable-source/descriptor.js';
@@ -19,6 +20,7 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   dynamoDbSinkDescriptor,
   verifiableSourceDescriptor,
   postgresSinkDescriptor,
+  postgresSourceDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

@@ -9,12 +9,44 @@ import { ConnectError, RetriableError } from 'serverless-connect/connect';
 import type { ConnectionSettings } from './connection-url.js';
 import type { Statement } from './identifiers.js';
 
+/** A result column as the server describes it (node-postgres' `FieldDef`). */
+export interface PgField {
+  readonly name: string;
+  /** The OID of the table the column comes from, 0 for an expression. */
+  readonly tableID: number;
+  /** The column's attribute number in that table, 0 for an expression. */
+  readonly columnID: number;
+  /** The type OID. */
+  readonly dataTypeID: number;
+  /** The type modifier (`numeric(p,s)`, `bit(n)`…), -1 when none. */
+  readonly dataTypeModifier: number;
+}
+
+/**
+ * A query whose rows come back as arrays of PostgreSQL's text values, unparsed, with the
+ * columns described: for connectors that map types themselves (see `textQuery` in postgres-source).
+ */
+export interface PgTextQuery {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly rowMode: 'array';
+  /** Every type's parser: the identity, so each value stays the server's text. */
+  readonly types: { getTypeParser: (oid: number, format?: string) => (text: string) => unknown };
+}
+
+/** The result of a {@link PgTextQuery}: one array per row, one text (or null) per column. */
+export interface PgTextResult {
+  rows: (string | null)[][];
+  fields: PgField[];
+}
+
 /** One pooled connection. */
 export interface PgClient {
   query(
     text: string,
     values?: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  query(config: PgTextQuery): Promise<PgTextResult>;
   /** Gives the connection back; with an error, the pool discards it. */
   release(error?: Error | boolean): void;
 }

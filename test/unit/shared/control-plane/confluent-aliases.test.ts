@@ -63,6 +63,11 @@ describe("Confluent's class names", () => {
       'dev.serverlessconnect.connectors.PostgresSinkConnector',
       'sink',
     ],
+    [
+      'io.confluent.connect.jdbc.JdbcSourceConnector',
+      'dev.serverlessconnect.connectors.PostgresSourceConnector',
+      'source',
+    ],
   ])('resolves %s to the built-in %s', (alias, className, type) => {
     // Act
     const descriptor = builtinRegistry().resolve(alias);

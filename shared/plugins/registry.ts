@@ -2,6 +2,7 @@ import { type AnyPluginDescriptor, PluginRegistry } from 'serverless-connect/con
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
 import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
+import { postgresCdcDescriptor } from './connectors/postgres-cdc/descriptor.js';
 import { postgresSinkDescriptor } from './connectors/postgres-sink/descriptor.js';
 import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
 import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
@@ -19,6 +20,7 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   dynamoDbSinkDescriptor,
   verifiableSourceDescriptor,
   postgresSinkDescriptor,
+  postgresCdcDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

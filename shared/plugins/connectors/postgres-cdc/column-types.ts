@@ -200,13 +200,9 @@ function numericBase(typmod: number, options: TypeMappingOptions): Base {
           read: (t) => {
             const value = parseNumeric(t);
             if (value === null) return null;
-            return new Struct(VARIABLE_SCALE_DECIMAL)
-              .put('scale', value.scale)
-              .put('value', bigintToBytes(value.unscaled));
+            return { scale: value.scale, value: bigintToBytes(value.unscaled) };
           },
-          fallback: new Struct(VARIABLE_SCALE_DECIMAL)
-            .put('scale', 0)
-            .put('value', new Uint8Array([0])),
+          fallback: { scale: 0, value: new Uint8Array([0]) },
         };
       }
       return {
@@ -415,12 +411,22 @@ export function columnMapping(
         : schema.type === 'array' && schema.valueSchema?.type === 'string'
           ? [placeholder]
           : null;
+  // A struct type's reader gives its fields; the Struct takes the field's own schema.
+  const finish =
+    schema.type === 'struct'
+      ? (v: unknown) => {
+          if (v === null) return null;
+          const struct = new Struct(schema);
+          for (const [k, x] of Object.entries(v as Record<string, unknown>)) struct.put(k, x);
+          return struct;
+        }
+      : (v: unknown) => v;
   return {
     name: column.name,
     schema,
     read: (t) => {
       try {
-        return base.read(t);
+        return finish(base.read(t));
       } catch (error) {
         if (error instanceof DataError) {
           throw new DataError(`Column ${column.name}: ${error.message}`, { cause: error });
@@ -429,6 +435,6 @@ export function columnMapping(
       }
     },
     unavailable,
-    fallback: base.fallback,
+    fallback: finish(base.fallback),
   };
 }

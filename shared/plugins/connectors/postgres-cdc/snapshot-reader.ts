@@ -144,8 +144,9 @@ export class SnapshotReader {
       shape.keyIndexes.length > 0
         ? shape.keyIndexes.map((i) => quoteIdentifier(shape.columns[i]?.name ?? ''))
         : ['ctid'];
-    const columns = shape.columns.map((c) => `${quoteIdentifier(c.name)}::text`);
-    const keyList = keys.map((k) => `${k}::text`).join(', ');
+    // No casts: the text protocol gives each type's output function, the form pgoutput streams.
+    const columns = shape.columns.map((c) => quoteIdentifier(c.name));
+    const keyList = keys.join(', ');
     const tuple = keys.join(', ');
     const after = this.#after;
     const where =

@@ -4,10 +4,10 @@
  * move it while tables are idle, the lag gauge, DELETE offsets, and several tasks.
  */
 import type pg from 'pg';
-import { afterAll, beforeAll, describe as suite, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, describe as suite } from 'vitest';
 import type { SourceRecord } from '../../../shared/connect/records.js';
-import { parseCdcOffset } from '../../../shared/plugins/connectors/postgres-cdc/cdc-offsets.js';
 import { postgresCdcTaskConfigs } from '../../../shared/plugins/connectors/postgres-cdc/cdc-config.js';
+import { parseCdcOffset } from '../../../shared/plugins/connectors/postgres-cdc/cdc-offsets.js';
 import { parseLsn } from '../../../shared/plugins/connectors/postgres-cdc/lsn.js';
 import {
   adminClient,
@@ -147,10 +147,15 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
     const task = await harness.open(props);
     try {
       const start = (await confirmedFlush(n.slot)) ?? 0n;
-      await db.query(`INSERT INTO ${other} (v) SELECT repeat('x', 100) FROM generate_series(1, 200)`);
+      await db.query(
+        `INSERT INTO ${other} (v) SELECT repeat('x', 100) FROM generate_series(1, 200)`,
+      );
       const { rows } = await db.query('SELECT pg_current_wal_lsn()::text AS lsn');
       const written = parseLsn(rows[0].lsn);
-      const records = await harness.pollUntil(task, (r) => r.length > 0 && lsnCommitOf(r[r.length - 1]) >= written);
+      const records = await harness.pollUntil(
+        task,
+        (r) => r.length > 0 && lsnCommitOf(r[r.length - 1]) >= written,
+      );
       await harness.commit(task, records);
       const confirmed = await confirmedFlush(n.slot);
       const actions = await db.query(`SELECT count(*)::int AS n FROM ${beats}`);
@@ -167,7 +172,11 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
       expect(harness.gauges.ReplicationSlotLagBytes).toBeGreaterThanOrEqual(0);
     } finally {
       await task.stop();
-      await dropCdcObjects(db, { slot: n.slot, publication: n.publication, tables: [n.table, other, beats] });
+      await dropCdcObjects(db, {
+        slot: n.slot,
+        publication: n.publication,
+        tables: [n.table, other, beats],
+      });
     }
   });
 
@@ -185,7 +194,9 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
     const first = await harness.open(props);
     await first.stop();
     try {
-      await db.query(`INSERT INTO ${n.table} SELECT i, repeat('x', 200) FROM generate_series(1, 500) i`);
+      await db.query(
+        `INSERT INTO ${n.table} SELECT i, repeat('x', 200) FROM generate_series(1, 500) i`,
+      );
       const second = await harness.open(props);
       const atStart = harness.gauges.ReplicationSlotLagBytes ?? -1;
       const records = await harness.pollUntil(second, (r) => r.length >= 500);
@@ -202,7 +213,9 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
 
   it('drops its slot and publication when the offsets are reset, and snapshots anew', async () => {
     const n = cdcNames();
-    await db.query(`CREATE TABLE ${n.table} (id int PRIMARY KEY); INSERT INTO ${n.table} VALUES (1)`);
+    await db.query(
+      `CREATE TABLE ${n.table} (id int PRIMARY KEY); INSERT INTO ${n.table} VALUES (1)`,
+    );
     const props = cdcConfig({
       'topic.prefix': n.prefix,
       'slot.name': n.slot,
@@ -220,12 +233,18 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
       const partition = { server: n.prefix };
       const committed = harness.offsetOf(partition) ?? {};
       const behind = { ...committed, lsn: 1, lsn_commit: 1, event: 0 };
-      const refused = await connector.alterOffsets(props, [{ partition, offset: behind }]).catch((e: Error) => e.message);
+      const refused = await connector
+        .alterOffsets(props, [{ partition, offset: behind }])
+        .catch((e: Error) => e.message);
       const accepted = await connector.alterOffsets(props, [{ partition, offset: committed }]);
 
       const reset = await connector.alterOffsets(props, [{ partition, offset: null }]);
-      const slotsLeft = await db.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1', [n.slot]);
-      const publicationsLeft = await db.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [n.publication]);
+      const slotsLeft = await db.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1', [
+        n.slot,
+      ]);
+      const publicationsLeft = await db.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [
+        n.publication,
+      ]);
       harness.committed.clear();
       const fresh = await harness.open(props);
       const again = await harness.pollUntil(fresh, (r) => r.length >= 2);
@@ -258,20 +277,26 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
     const harness = new CdcHarness();
     const tasks = [await harness.open(configs[0] ?? {}), await harness.open(configs[1] ?? {})];
     try {
-      for (const [i, table] of tables.entries()) await db.query(`INSERT INTO ${table} VALUES (${i})`);
+      for (const [i, table] of tables.entries())
+        await db.query(`INSERT INTO ${table} VALUES (${i})`);
       const seen: SourceRecord[][] = [[], []];
       const deadline = Date.now() + 20_000;
       while (seen[0].length + seen[1].length < 6 && Date.now() < deadline) {
         for (const [i, task] of tasks.entries()) seen[i]?.push(...((await task.poll()) ?? []));
       }
-      const slots = await db.query('SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE $1 ORDER BY 1', [`${n.slot}_%`]);
+      const slots = await db.query(
+        'SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE $1 ORDER BY 1',
+        [`${n.slot}_%`],
+      );
       const topics = seen.map((records) => records.map((r) => r.topic.split('.').pop()));
 
       expect(slots.rows.map((r) => r.slot_name)).toEqual([`${n.slot}_0`, `${n.slot}_1`]);
       expect([...(topics[0] ?? []), ...(topics[1] ?? [])].sort()).toEqual(tables);
       expect(topics[0]?.length).toBeGreaterThan(0);
       expect(topics[1]?.length).toBeGreaterThan(0);
-      expect(seen[0]?.every((r) => (r.sourcePartition as { slot: string }).slot === `${n.slot}_0`)).toBe(true);
+      expect(
+        seen[0]?.every((r) => (r.sourcePartition as { slot: string }).slot === `${n.slot}_0`),
+      ).toBe(true);
     } finally {
       for (const task of tasks) await task.stop();
       await dropCdcObjects(db, {

@@ -4,7 +4,7 @@
  * that cannot stream changes gets.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe as suite, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, describe as suite } from 'vitest';
 import type { SourceRecord } from '../../../shared/connect/records.js';
 import type { Struct } from '../../../shared/connect/struct.js';
 import {
@@ -87,14 +87,22 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
           const pick = 1 + ((i * 7919) % (nextId - 1));
           if (i % 5 === 0) await writer.query(`INSERT INTO ${n.table} VALUES ($1, 1)`, [nextId++]);
           else if (i % 11 === 0) await writer.query(`DELETE FROM ${n.table} WHERE id = $1`, [pick]);
-          else await writer.query(`UPDATE ${n.table} SET version = version + 1 WHERE id = $1`, [pick]);
+          else
+            await writer.query(`UPDATE ${n.table} SET version = version + 1 WHERE id = $1`, [pick]);
           written += 1;
         }
       })();
       const sawStream = () => delivered.some((r) => (r.value as Struct | null)?.get('op') !== 'r');
-      while (!sawStream() || delivered.filter((r) => (r.value as Struct | null)?.get('op') === 'r').length < 100) {
+      while (
+        !sawStream() ||
+        delivered.filter((r) => (r.value as Struct | null)?.get('op') === 'r').length < 100
+      ) {
         const batch = (await task.poll()) ?? [];
-        const last = batch.some((r) => (plain((r.value as Struct | null)?.get('source')) as { snapshot?: string } | null)?.snapshot === 'last');
+        const last = batch.some(
+          (r) =>
+            (plain((r.value as Struct | null)?.get('source')) as { snapshot?: string } | null)
+              ?.snapshot === 'last',
+        );
         if (last) writtenDuringSnapshot = written;
         await harness.commit(task, batch);
         delivered.push(...batch);
@@ -102,12 +110,18 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
       writing = false;
       await writes;
       await writer.query(`INSERT INTO ${n.table} VALUES (-1, 1)`);
-      const tail = await harness.pollUntil(task, (r) => r.some((x) => describe(x) === 'c:{"id":-1}'), 30_000);
+      const tail = await harness.pollUntil(
+        task,
+        (r) => r.some((x) => describe(x) === 'c:{"id":-1}'),
+        30_000,
+      );
       await harness.commit(task, tail);
       delivered.push(...tail);
       const final = await db.query(`SELECT id, version FROM ${n.table}`);
       const { state, problems } = replay(delivered);
-      const snapshotted = delivered.filter((r) => (r.value as Struct | null)?.get('op') === 'r').length;
+      const snapshotted = delivered.filter(
+        (r) => (r.value as Struct | null)?.get('op') === 'r',
+      ).length;
 
       expect(problems).toEqual([]);
       expect(new Map(final.rows.map((r) => [r.id as number, r.version as number]))).toEqual(state);
@@ -143,12 +157,30 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
       await db.query(`INSERT INTO ${n.table} VALUES (11, 1)`);
       await db.query(`DELETE FROM ${n.table} WHERE id = 9`);
       const second = await harness.open(props);
-      const rest = await harness.pollUntil(second, (r) => r.some((x) => describe(x) === 'd:{"id":9}'));
+      const rest = await harness.pollUntil(second, (r) =>
+        r.some((x) => describe(x) === 'd:{"id":9}'),
+      );
       await second.stop();
-      const markers = part.map((r) => plain((r.value as Struct).get('source')) as { snapshot: string });
+      const markers = part.map(
+        (r) => plain((r.value as Struct).get('source')) as { snapshot: string },
+      );
 
-      expect(part.map(describe)).toEqual(['r:{"id":1}', 'r:{"id":2}', 'r:{"id":3}', 'r:{"id":4}', 'r:{"id":5}', 'r:{"id":6}']);
-      expect(markers.map((m) => m.snapshot)).toEqual(['first', 'true', 'true', 'true', 'true', 'true']);
+      expect(part.map(describe)).toEqual([
+        'r:{"id":1}',
+        'r:{"id":2}',
+        'r:{"id":3}',
+        'r:{"id":4}',
+        'r:{"id":5}',
+        'r:{"id":6}',
+      ]);
+      expect(markers.map((m) => m.snapshot)).toEqual([
+        'first',
+        'true',
+        'true',
+        'true',
+        'true',
+        'true',
+      ]);
       expect(rest.map(describe)).toEqual([
         'r:{"id":7}',
         'r:{"id":8}',
@@ -160,7 +192,7 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
         'd:{"id":9}',
         'tombstone:{"id":9}',
       ]);
-      expect(plain((rest[1]?.value as Struct).get('after'))).toEqual({ id: 8, version: 2 });
+      expect((plain(rest[1]?.value) as { after: unknown }).after).toEqual({ id: 8, version: 2 });
     } finally {
       await first.stop();
       await dropCdcObjects(db, { slot: n.slot, publication: n.publication, tables: [n.table] });
@@ -169,7 +201,9 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
 
   it('snapshots without a slot in initial_only mode, and streams without a snapshot in no_data mode', async () => {
     const n = cdcNames();
-    await db.query(`CREATE TABLE ${n.table} (id int PRIMARY KEY); INSERT INTO ${n.table} VALUES (1), (2)`);
+    await db.query(
+      `CREATE TABLE ${n.table} (id int PRIMARY KEY); INSERT INTO ${n.table} VALUES (1), (2)`,
+    );
     const base = {
       'topic.prefix': n.prefix,
       'slot.name': n.slot,
@@ -181,8 +215,13 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
     const snapshot = await harness.pollUntil(only, (r) => r.length >= 2);
     const afterwards = await only.poll();
     await only.stop();
-    const slotAfterSnapshot = await db.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1', [n.slot]);
-    const streamer = await new CdcHarness().open(cdcConfig({ ...base, 'snapshot.mode': 'no_data' }));
+    const slotAfterSnapshot = await db.query(
+      'SELECT 1 FROM pg_replication_slots WHERE slot_name = $1',
+      [n.slot],
+    );
+    const streamer = await new CdcHarness().open(
+      cdcConfig({ ...base, 'snapshot.mode': 'no_data' }),
+    );
     try {
       await db.query(`INSERT INTO ${n.table} VALUES (3)`);
       const streamed = await new CdcHarness().pollUntil(streamer, (r) => r.length >= 1);
@@ -202,14 +241,21 @@ suite('postgres-cdc snapshot (real server)', { timeout: 120_000 }, () => {
     const role = `${n.prefix}_user`;
     await db.query(`CREATE ROLE ${role} LOGIN PASSWORD 'secret-pw'`);
     try {
-      const props = cdcConfig({ 'topic.prefix': n.prefix, 'slot.name': n.slot, 'database.user': role, 'database.password': 'secret-pw' });
+      const props = cdcConfig({
+        'topic.prefix': n.prefix,
+        'slot.name': n.slot,
+        'database.user': role,
+        'database.password': 'secret-pw',
+      });
       const error = await new CdcHarness().open(props).then(
         () => null,
         (e: Error) => e,
       );
 
       expect(error?.name).toBe('ConnectError');
-      expect(error?.message).toContain(`PostgreSQL user ${role} may not stream changes: grant it REPLICATION`);
+      expect(error?.message).toContain(
+        `PostgreSQL user ${role} may not stream changes: grant it REPLICATION`,
+      );
       expect(error?.message).not.toContain('secret-pw');
     } finally {
       await db.query(`DROP ROLE ${role}`);

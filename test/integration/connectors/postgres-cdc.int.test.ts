@@ -103,9 +103,15 @@ suite('postgres-cdc against the real server', { timeout: 60_000 }, () => {
       const snapshot = await harness.pollUntil(task, () => true, 5_000);
       await harness.commit(task, snapshot);
       for (const statement of sql) {
-        await db.query(names.reduce((text, name, i) => text.replaceAll(`{${tables[i]}}`, name), statement));
+        await db.query(
+          names.reduce((text, name, i) => text.replaceAll(`{${tables[i]}}`, name), statement),
+        );
       }
-      return { records: await harness.pollUntil(task, (r) => r.length >= count), names, prefix: n.prefix };
+      return {
+        records: await harness.pollUntil(task, (r) => r.length >= count),
+        names,
+        prefix: n.prefix,
+      };
     } finally {
       await task.stop();
       await dropCdcObjects(db, { slot: n.slot, publication: n.publication, tables: names });
@@ -176,7 +182,7 @@ suite('postgres-cdc against the real server', { timeout: 60_000 }, () => {
     expect(plain(records[7]?.headers.lastWithName('__debezium.oldkey')?.value)).toEqual({ id: 1 });
   });
 
-  it("maps PostgreSQL types as Debezium does, the same from the snapshot and from the stream", async () => {
+  it('maps PostgreSQL types as Debezium does, the same from the snapshot and from the stream', async () => {
     const n = cdcNames();
     const mood = `${n.prefix}_mood`;
     await db.query(`CREATE TYPE ${mood} AS ENUM ('sad', 'happy')`);
@@ -202,7 +208,8 @@ suite('postgres-cdc against the real server', { timeout: 60_000 }, () => {
       await db.query(`INSERT INTO ${n.table} VALUES (${row})`);
       const streamed = await harness.pollUntil(task, (r) => r.length >= 1);
       const after = (record: (typeof snapshot)[number] | undefined) => {
-        const { id: _id, ...rest } = (plain(record?.value) as { after: Record<string, unknown> }).after;
+        const { id: _id, ...rest } = (plain(record?.value) as { after: Record<string, unknown> })
+          .after;
         return rest;
       };
       const schema = streamed[0]?.valueSchema?.field('after')?.schema;
@@ -265,7 +272,10 @@ suite('postgres-cdc against the real server', { timeout: 60_000 }, () => {
         doc: 'io.debezium.data.Json',
         feel: 'io.debezium.data.Enum',
       });
-      expect(schema?.field('price')?.schema.parameters).toEqual({ scale: '2', 'connect.decimal.precision': '10' });
+      expect(schema?.field('price')?.schema.parameters).toEqual({
+        scale: '2',
+        'connect.decimal.precision': '10',
+      });
       expect(schema?.field('feel')?.schema.parameters).toEqual({ allowed: 'sad,happy' });
     } finally {
       await task.stop();

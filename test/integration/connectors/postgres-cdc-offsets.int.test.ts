@@ -279,7 +279,7 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
     try {
       for (const [i, table] of tables.entries())
         await db.query(`INSERT INTO ${table} VALUES (${i})`);
-      const seen: SourceRecord[][] = [[], []];
+      const seen: [SourceRecord[], SourceRecord[]] = [[], []];
       const deadline = Date.now() + 20_000;
       while (seen[0].length + seen[1].length < 6 && Date.now() < deadline) {
         for (const [i, task] of tasks.entries()) seen[i]?.push(...((await task.poll()) ?? []));

@@ -11,6 +11,7 @@
 import type pg from 'pg';
 import {
   ConnectError,
+  type RecordMetadata,
   type SourceRecord,
   SourceTask,
   type SourceTaskContext,
@@ -298,7 +299,10 @@ export class PostgresCdcSourceTask extends SourceTask {
   }
 
   /** Notes how far committed records reach; the next poll confirms it to the slot. */
-  override async commitRecord(record: SourceRecord): Promise<void> {
+  override async commitRecord(
+    record: SourceRecord,
+    _metadata: RecordMetadata | null,
+  ): Promise<void> {
     const position = safeParse(record.sourceOffset);
     if (position?.kind !== 'stream') return;
     this.#committedConfirmable =

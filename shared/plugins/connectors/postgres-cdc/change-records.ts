@@ -242,7 +242,10 @@ export class ChangeRecords {
     const records = [
       this.#record(shape, offset, key, this.#change(shape, 'd', before, null, origin)),
     ];
-    if (this.context.tombstonesOnDelete) records.push(this.#record(shape, offset, key, null));
+    // A tombstone compacts a key away: a table without a key gets none.
+    if (this.context.tombstonesOnDelete && key !== null) {
+      records.push(this.#record(shape, offset, key, null));
+    }
     return records;
   }
 

@@ -79,7 +79,9 @@ describe('ChangeStream', () => {
       [commitLsn, 2, endLsn],
     ]);
     expect(
-      JSON.parse(String((records[1]?.value as Struct).getStruct('source')?.get('sequence'))),
+      JSON.parse(
+        String((records[1]?.value as Struct | undefined)?.getStruct('source')?.get('sequence')),
+      ),
     ).toEqual([null, '1003']);
   });
 

@@ -66,8 +66,8 @@ describe('decodePgoutput (captured PostgreSQL bytes)', () => {
       oldKind: 'key',
       oldTuple: ['1', null, null, null, null, null, null],
     });
-    expect((keyChange as { newTuple: unknown[] }).newTuple[0]).toBe('2');
-    expect((toast as { newTuple: unknown[] }).newTuple[6]).toBe(UNCHANGED_TOAST);
+    expect((keyChange as unknown as { newTuple: unknown[] }).newTuple[0]).toBe('2');
+    expect((toast as unknown as { newTuple: unknown[] }).newTuple[6]).toBe(UNCHANGED_TOAST);
   });
 
   it('decodes deletes with the key (K) or the whole old row (O, REPLICA IDENTITY FULL)', () => {
@@ -88,7 +88,7 @@ describe('decodePgoutput (captured PostgreSQL bytes)', () => {
     const message = decoded('message')[1];
 
     expect(truncate).toMatchObject({ cascade: false, restartIdentity: false });
-    expect((truncate as { relationOids: number[] }).relationOids).toHaveLength(2);
+    expect((truncate as unknown as { relationOids: number[] }).relationOids).toHaveLength(2);
     expect(message).toMatchObject({ tag: 'message', transactional: true, prefix: 'capture' });
     expect(new TextDecoder().decode((message as { content: Uint8Array }).content)).toBe('hello');
   });

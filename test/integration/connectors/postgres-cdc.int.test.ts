@@ -304,4 +304,45 @@ suite('postgres-cdc against the real server', { timeout: 60_000 }, () => {
     expect(schema?.field('at')?.schema.name).toBe('org.apache.kafka.connect.data.Timestamp');
     expect(schema?.field('day')?.schema.name).toBe('org.apache.kafka.connect.data.Date');
   });
+
+  it('creates a FOR ALL TABLES publication by default and keeps only the included tables', async () => {
+    const n = cdcNames();
+    const other = `${n.table}_other`;
+    await db.query(
+      `CREATE TABLE ${n.table} (id int PRIMARY KEY); CREATE TABLE ${other} (id int PRIMARY KEY)`,
+    );
+    const props = cdcConfig({
+      'topic.prefix': n.prefix,
+      'slot.name': n.slot,
+      'publication.name': n.publication,
+      'publication.autocreate.mode': 'all_tables',
+      'table.include.list': `public.${n.table}`,
+      'snapshot.mode': 'no_data',
+    });
+    const harness = new CdcHarness();
+    const task = await harness.open(props);
+    try {
+      await db.query(`INSERT INTO ${other} VALUES (1); INSERT INTO ${n.table} VALUES (2)`);
+      const records = await harness.pollUntil(task, (r) => r.length >= 1);
+      await db.query(`INSERT INTO ${other} VALUES (3); INSERT INTO ${n.table} VALUES (4)`);
+      records.push(...(await harness.pollUntil(task, (r) => r.length >= 1)));
+      const publication = await db.query(
+        'SELECT puballtables FROM pg_publication WHERE pubname = $1',
+        [n.publication],
+      );
+
+      expect(publication.rows).toEqual([{ puballtables: true }]);
+      expect(records.map((r) => `${r.topic}:${describe(r)}`)).toEqual([
+        `${n.prefix}.public.${n.table}:c:{"id":2}`,
+        `${n.prefix}.public.${n.table}:c:{"id":4}`,
+      ]);
+    } finally {
+      await task.stop();
+      await dropCdcObjects(db, {
+        slot: n.slot,
+        publication: n.publication,
+        tables: [n.table, other],
+      });
+    }
+  });
 });

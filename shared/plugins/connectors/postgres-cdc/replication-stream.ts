@@ -211,7 +211,8 @@ export class ReplicationStream {
   #receive(chunk: Buffer): void {
     let message: ServerMessage;
     try {
-      message = parseServerMessage(chunk);
+      // A copy: node-postgres's parser reuses its buffer for the bytes that arrive next.
+      message = parseServerMessage(new Uint8Array(chunk));
     } catch (error) {
       this.#fail(error);
       return;

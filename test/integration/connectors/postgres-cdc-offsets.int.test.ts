@@ -310,4 +310,44 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
       });
     }
   });
+
+  it('fails a poll retriably when the server drops the replication connection, and the next start resumes', async () => {
+    const n = cdcNames();
+    await db.query(`CREATE TABLE ${n.table} (id int PRIMARY KEY)`);
+    const props = cdcConfig({
+      'topic.prefix': n.prefix,
+      'slot.name': n.slot,
+      'publication.name': n.publication,
+      'table.include.list': `public.${n.table}`,
+      'snapshot.mode': 'no_data',
+    });
+    const harness = new CdcHarness();
+    const task = await harness.open(props);
+    try {
+      await db.query(`INSERT INTO ${n.table} VALUES (1)`);
+      await harness.commit(task, await harness.pollUntil(task, (r) => r.length >= 1));
+      await db.query(
+        'SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1',
+        [n.slot],
+      );
+      await db.query(`INSERT INTO ${n.table} VALUES (2)`);
+      const failure = await harness
+        .pollUntil(task, () => false, 10_000)
+        .then(
+          () => null,
+          (e: Error & { retriable?: boolean }) => e,
+        );
+      await task.stop();
+      const next = await harness.open(props);
+      const resumed = await harness.pollUntil(next, (r) => r.length >= 1);
+      await next.stop();
+
+      expect(failure?.name).toBe('RetriableError');
+      expect(failure?.retriable).toBe(true);
+      expect(ids(resumed)).toEqual([2]);
+    } finally {
+      await task.stop();
+      await dropCdcObjects(db, { slot: n.slot, publication: n.publication, tables: [n.table] });
+    }
+  });
 });

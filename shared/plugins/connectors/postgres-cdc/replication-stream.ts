@@ -189,11 +189,12 @@ export class ReplicationStream {
   /** Ends the stream (CopyDone, waiting briefly for the server) and closes the connection. */
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#closed = true;
     clearInterval(this.#timer);
+    // The last status update confirms what was committed, before the stream is marked closed.
+    if (this.#streaming !== null) this.#sendStatus(false);
+    this.#closed = true;
     this.#failure ??= new ConnectError('The replication stream was closed');
     if (this.#streaming !== null) {
-      this.#sendStatus(false);
       try {
         this.#wire.endCopyFrom();
         this.#wire.stream.resume();

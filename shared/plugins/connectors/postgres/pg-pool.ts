@@ -1,6 +1,8 @@
 /**
  * The only place node-postgres pools are built: every PostgreSQL connector and task gets them
- * through the container's {@link PostgresPools} ({@link systemPostgresPools}).
+ * through the container's {@link PostgresPools} ({@link systemPostgresPools}). Connections that
+ * cannot be pooled (postgres-cdc's replication connection) take their settings from
+ * {@link pgClientConfigOf}, the one mapping of connection settings to node-postgres's.
  */
 import { type ClientConfig, Pool } from 'pg';
 import type { ConnectionSettings } from './connection-url.js';

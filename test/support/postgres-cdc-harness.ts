@@ -146,7 +146,7 @@ export async function dropCdcObjects(
         [slot],
       )
       .catch(() => undefined);
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 50; i++) {
       const { rows } = await db.query(
         'SELECT active FROM pg_replication_slots WHERE slot_name = $1',
         [slot],

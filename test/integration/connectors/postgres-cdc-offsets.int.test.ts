@@ -193,11 +193,12 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
     const harness = new CdcHarness();
     const first = await harness.open(props);
     await first.stop();
+    let second: Awaited<ReturnType<CdcHarness['open']>> | undefined;
     try {
       await db.query(
         `INSERT INTO ${n.table} SELECT i, repeat('x', 200) FROM generate_series(1, 500) i`,
       );
-      const second = await harness.open(props);
+      second = await harness.open(props);
       const atStart = harness.gauges.ReplicationSlotLagBytes ?? -1;
       const records = await harness.pollUntil(second, (r) => r.length >= 500);
       await harness.commit(second, records);
@@ -211,6 +212,7 @@ suite('postgres-cdc offsets and slot (real server)', { timeout: 60_000 }, () => 
       expect(atStart).toBeGreaterThan(100_000);
       expect(afterCommit).toBeLessThan(atStart);
     } finally {
+      await second?.stop();
       await dropCdcObjects(db, { slot: n.slot, publication: n.publication, tables: [n.table] });
     }
   });

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseLsn } from '../../../shared/plugins/connectors/postgres-cdc/lsn.js';
+import { dropCdcObjects } from '../../support/postgres-cdc-harness.js';
 import { readTopicRecords } from '../../support/topic-reader.js';
 import {
   connectorPath,
@@ -35,6 +36,8 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
 }, () => {
   let e2e: E2eRuntime;
   let db: pg.Client;
+  /** What a failed test leaves behind (a slot holds WAL): dropped at the end. */
+  const leftovers = { slots: [] as string[], publications: [] as string[], tables: [] as string[] };
 
   beforeAll(async () => {
     e2e = await startE2eRuntime();
@@ -43,8 +46,9 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
   });
 
   afterAll(async () => {
-    await db?.end();
     await e2e?.close();
+    if (db !== undefined) await dropCdcObjects(db, leftovers);
+    await db?.end();
   });
 
   afterEach((context) => {
@@ -56,6 +60,9 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
     const id = uniqueName('cdc_e2e').replaceAll('-', '_').toLowerCase();
     const table = `${id}_orders`;
     const slot = `${id}_slot`;
+    leftovers.slots.push(slot);
+    leftovers.publications.push(`${id}_pub`);
+    leftovers.tables.push(table);
     await db.query(`CREATE TABLE ${table} (id int PRIMARY KEY, qty int NOT NULL, note text)`);
     await db.query(`INSERT INTO ${table} VALUES (1, 1, 'one'), (2, 2, 'two')`);
     const url = new URL(inject('postgresUrl'));
@@ -137,7 +144,6 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
       slot,
     ]);
     expect((await http('DELETE', connectorPath(name))).status).toBe(204);
-    await db.query(`DROP TABLE ${table}`);
 
     // Assess
     expect(created.status).toBe(201);

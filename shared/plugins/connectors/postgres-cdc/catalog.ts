@@ -7,10 +7,10 @@
 import { ConfigError, ConnectError } from 'serverless-connect/connect';
 import { qualifiedName, quoteIdentifier } from '../postgres/identifiers.js';
 import type { ColumnDescriptor, UserType } from './column-types.js';
-import { isBuiltinType } from './column-types.js';
 import type { TableDefinition } from './debezium-schemas.js';
 import { type Lsn, parseLsn } from './lsn.js';
 import { type TableId, tableIdText } from './table-filter.js';
+import { isBuiltinType } from './type-oids.js';
 
 /** A connection that runs statements (a `pg.Client` fits). */
 export interface SqlClient {

@@ -18,7 +18,7 @@
  */
 import { ConnectError } from 'serverless-connect/connect';
 import type { SlotInfo } from './catalog.js';
-import type { SnapshotMode } from './cdc-config.js';
+import type { SnapshotMode } from './cdc-config-def.js';
 import type { CdcPosition, StreamPosition } from './cdc-offsets.js';
 import { formatLsn, type Lsn } from './lsn.js';
 import type { SnapshotResume } from './snapshot-reader.js';

@@ -3,7 +3,7 @@
  * clock (through `globalThis`): everything else gets it injected.
  */
 import type { PluginDescriptor } from 'serverless-connect/connect';
-import { POSTGRES_CDC_VERSION } from './cdc-config.js';
+import { POSTGRES_CDC_VERSION } from './cdc-config-def.js';
 import { PostgresCdcSourceConnector } from './postgres-cdc-source-connector.js';
 import type { PostgresCdcDeps } from './postgres-cdc-source-task.js';
 

@@ -16,12 +16,8 @@ import {
   type SourcePartitionOffset,
 } from 'serverless-connect/connect';
 import { dropOwnPublication, dropSlot, slotInfo } from './catalog.js';
-import {
-  POSTGRES_CDC_CONFIG_DEF,
-  POSTGRES_CDC_VERSION,
-  parsePostgresCdcConfig,
-  postgresCdcTaskConfigs,
-} from './cdc-config.js';
+import { parsePostgresCdcConfig, postgresCdcTaskConfigs } from './cdc-config.js';
+import { POSTGRES_CDC_CONFIG_DEF, POSTGRES_CDC_VERSION } from './cdc-config-def.js';
 import { parseCdcOffset, parseCdcPartition } from './cdc-offsets.js';
 import { formatLsn } from './lsn.js';
 import { type PostgresCdcDeps, PostgresCdcSourceTask } from './postgres-cdc-source-task.js';

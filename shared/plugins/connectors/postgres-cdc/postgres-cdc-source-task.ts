@@ -26,12 +26,8 @@ import {
   slotInfo,
   slotLagBytes,
 } from './catalog.js';
-import {
-  POSTGRES_CDC_VERSION,
-  type PostgresCdcConfig,
-  PUBLICATION_AUTOCREATE_CONFIG,
-  parsePostgresCdcConfig,
-} from './cdc-config.js';
+import { type PostgresCdcConfig, parsePostgresCdcConfig } from './cdc-config.js';
+import { POSTGRES_CDC_VERSION, PUBLICATION_AUTOCREATE_CONFIG } from './cdc-config-def.js';
 import {
   cdcPartition,
   parseCdcOffset,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  POSTGRES_CDC_CONFIG_DEF,
   parsePostgresCdcConfig,
   postgresCdcTaskConfigs,
 } from '../../../../../../shared/plugins/connectors/postgres-cdc/cdc-config.js';
+import { POSTGRES_CDC_CONFIG_DEF } from '../../../../../../shared/plugins/connectors/postgres-cdc/cdc-config-def.js';
 import { PostgresCdcSourceConnector } from '../../../../../../shared/plugins/connectors/postgres-cdc/postgres-cdc-source-connector.js';
 
 const debezium = {

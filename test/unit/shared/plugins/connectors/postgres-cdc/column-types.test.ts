@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { BigDecimal } from '../../../../../../shared/connect/logical-types.js';
 import {
   columnMapping,
-  OID,
   type TypeMappingOptions,
   type UserType,
 } from '../../../../../../shared/plugins/connectors/postgres-cdc/column-types.js';
+import { OID } from '../../../../../../shared/plugins/connectors/postgres-cdc/type-oids.js';
 
 const options: TypeMappingOptions = {
   decimalHandling: 'precise',

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Struct } from '../../../../../../shared/connect/struct.js';
-import { OID } from '../../../../../../shared/plugins/connectors/postgres-cdc/column-types.js';
 import {
   envelopeStruct,
   SOURCE_SCHEMA,
@@ -9,6 +8,7 @@ import {
   tableShapeOf,
   topicNameOf,
 } from '../../../../../../shared/plugins/connectors/postgres-cdc/debezium-schemas.js';
+import { OID } from '../../../../../../shared/plugins/connectors/postgres-cdc/type-oids.js';
 
 const types = {
   decimalHandling: 'precise',

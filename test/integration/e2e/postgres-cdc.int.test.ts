@@ -99,12 +99,13 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
     await eventually(committedLsn, (o) => o.length === 1, 60_000, 'the snapshot offsets');
     await db.query(`INSERT INTO ${table} VALUES (3, 3, 'three')`);
     await db.query(`UPDATE ${table} SET qty = 20 WHERE id = 2`);
+    await db.query(`UPDATE ${table} SET id = 4 WHERE id = 3`);
     await sleep(6_000);
     await db.query(`DELETE FROM ${table} WHERE id = 1`);
     await db.query(
       `BEGIN; INSERT INTO ${table} SELECT i, i, 'bulk' FROM generate_series(10, 59) i; COMMIT`,
     );
-    const records = await readTopicRecords(topic, 2 + 2 + 2 + 50, 2_000);
+    const records = await readTopicRecords(topic, 2 + 2 + 3 + 2 + 50, 2_000);
     const offsets = await eventually(
       committedLsn,
       (o) =>
@@ -152,10 +153,15 @@ describe('postgres-cdc under the local runtime (real broker, real PostgreSQL)', 
       'r:2',
       'c:3',
       'u:2',
+      'd:3',
+      'tombstone:3',
+      'c:4',
       'd:1',
       'tombstone:1',
       ...Array.from({ length: 50 }, (_, i) => `c:${10 + i}`),
     ]);
+    const oldKey = records[6]?.headers.find((h) => h.key === '__debezium.oldkey');
+    expect(decoder.decode(oldKey?.value ?? new Uint8Array())).toMatch(/\bid\b.*3/);
     expect(insert.schema.name).toBe(`${topic}.Envelope`);
     expect(insert.payload.after).toEqual({ id: 3, qty: 3, note: 'three' });
     expect(insert.payload.source).toMatchObject({

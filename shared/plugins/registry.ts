@@ -2,6 +2,7 @@ import { type AnyPluginDescriptor, PluginRegistry } from 'serverless-connect/con
 import { datagenDescriptor } from './connectors/datagen/descriptor.js';
 import { dynamoDbSinkDescriptor } from './connectors/dynamodb-sink/descriptor.js';
 import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-source/descriptor.js';
+import { postgresCdcDescriptor } from './connectors/postgres-cdc/descriptor.js';
 import { postgresSinkDescriptor } from './connectors/postgres-sink/descriptor.js';
 import { postgresSourceDescriptor } from './connectors/postgres-source/descriptor.js';
 import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
@@ -21,6 +22,7 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   verifiableSourceDescriptor,
   postgresSinkDescriptor,
   postgresSourceDescriptor,
+  postgresCdcDescriptor,
   ...converterDescriptors,
   ...transformDescriptors,
   ...predicateDescriptors,

@@ -75,7 +75,7 @@ install_file "$work/apicurio-registry-config-index-deployment-3.0.6.jar" "$work/
 get io.apicurio:apicurio-registry-config-definitions:3.0.6:jar
 get io.apicurio:apicurio-registry-config-definitions:3.0.6:pom
 get jakarta.enterprise:jakarta.enterprise.cdi-api:4.1.0:jar
-(cd "$work/cdef" && unzip -q ../apicurio-registry-config-definitions-3.0.6.jar &&
+(cd "$work/cdef" && "$JDK_BIN/jar" xf ../apicurio-registry-config-definitions-3.0.6.jar &&
   rm -f io/apicurio/common/apps/config/Info.class META-INF/jandex.idx)
 "$JDK_BIN/javac" --release 17 -cp "$work/jakarta.enterprise.cdi-api-4.1.0.jar" -d "$work/cdef" \
   "$SR_SCRIPTS_DIR/ConfigPropertyCategory.java" "$SR_SCRIPTS_DIR/Info.java" >>"$SR_BUILD_LOG" 2>&1 ||
@@ -86,9 +86,10 @@ sed '0,/<version>3.0.6<\/version>/s##<version>3.0.9</version>#' \
 install_file "$work/cdef.jar" "$work/cdef.pom"
 # 4. the app's configuration
 get io.apicurio:apicurio-registry-app:3.0.9:jar
+(cd "$work" && "$JDK_BIN/jar" xf apicurio-registry-app-3.0.9.jar application.properties)
 {
   echo 'config_ordinal=260'
-  unzip -p "$work/apicurio-registry-app-3.0.9.jar" application.properties
+  cat "$work/application.properties"
   cat "$SR_SCRIPTS_DIR/overrides.properties"
 } >"$SR_BUILD_DIR/src/main/resources/application.properties"
 # 5. Quarkus' build

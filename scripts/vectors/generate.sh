@@ -8,6 +8,10 @@
 # - test/fixtures/primitive-converter-vectors.json: Long/Integer/Short/Float/Double/
 #   BooleanConverter (org.apache.kafka:connect-runtime) over the cases in
 #   PrimitiveConverterVectors.java, both directions, errors included.
+# - test/fixtures/avro-vectors.json: Apache Avro 1.12.2's Java library (org.apache.avro:avro)
+#   over the cases in test/unit/shared/plugins/converters/avro/avro-vector-cases.ts, which
+#   avro-cases.ts writes as our schema text plus the datum in Avro's JSON encoding; Java writes
+#   back the schema, its Parsing Canonical Form and the binary encoding (AvroVectors.java).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -30,3 +34,7 @@ for generator in JsonConverterVectors:json-converter-vectors PrimitiveConverterV
   mv "$fixture.tmp" "$fixture"
   echo "wrote $(grep -c '"name"' "$fixture") vectors to ${fixture#"$root/"}"
 done
+fixture="$root/test/fixtures/avro-vectors.json"
+(cd "$root" && npx tsx scripts/vectors/avro-cases.ts) | java -cp "$lib/*" "$here/AvroVectors.java" >"$fixture.tmp"
+mv "$fixture.tmp" "$fixture"
+echo "wrote $(grep -c '"name"' "$fixture") vectors to ${fixture#"$root/"}"

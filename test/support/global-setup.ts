@@ -6,6 +6,7 @@ import { startS3rver } from '../../local/services/s3rver.js';
 import { waitForTopicLeaders } from '../../shared/adapters/kafkajs/admin.js';
 import { startMoto } from './moto/moto-server.js';
 import { ensurePostgres } from './postgres-server.js';
+import { ensureSchemaRegistry, someFileUsesSchemaRegistry } from './schema-registry-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,11 @@ declare module 'vitest' {
     motoEndpoint: string;
     /** URL of the real PostgreSQL server (`postgres://user:password@host:port/database`). */
     postgresUrl: string;
+    /**
+     * Base URL of the real schema registry's Confluent API (`http://…/apis/ccompat/v7`), or ''
+     * when no selected test file names `schemaRegistryUrl` (then it is not started).
+     */
+    schemaRegistryUrl: string;
   }
 }
 
@@ -26,21 +32,26 @@ declare module 'vitest' {
  * Integration-test services, started side by side: the real Kafka broker (KAFKA_BROKERS, or the
  * pinned local broker started here), dynalite and s3rver in this process, moto's server (its
  * venv built on the first run), on random loopback ports, and the real PostgreSQL server
- * (POSTGRES_URL, or the project's cluster started with scripts/postgres/start.sh). Endpoints reach the tests
+ * (POSTGRES_URL, or the project's cluster started with scripts/postgres/start.sh), and the schema
+ * registry (SCHEMA_REGISTRY_URL, or the project's started with scripts/schema-registry/start.sh)
+ * when a selected test file names `schemaRegistryUrl`. Endpoints reach the tests
  * through `inject(...)`; everything started here is stopped in the teardown, and when one
  * service fails to start, the others are stopped before the error is thrown.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const wantsRegistry = await someFileUsesSchemaRegistry(await selectedTestFiles(project));
   const started = await Promise.allSettled([
     ensureKafkaBroker(),
     startDynalite(),
     startS3rver(),
     startMoto(),
     ensurePostgres(),
+    wantsRegistry ? ensureSchemaRegistry() : null,
   ] as const);
-  const [kafka, dynamo, s3, moto, postgres] = started;
+  const [kafka, dynamo, s3, moto, postgres, registry] = started;
   const teardown = async () => {
     await Promise.allSettled([
+      registry.status === 'fulfilled' ? registry.value?.stop() : undefined,
       dynamo.status === 'fulfilled' ? dynamo.value.close() : undefined,
       s3.status === 'fulfilled' ? s3.value.close() : undefined,
       moto.status === 'fulfilled' ? moto.value.stop() : undefined,
@@ -53,7 +64,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     dynamo.status === 'rejected' ||
     s3.status === 'rejected' ||
     moto.status === 'rejected' ||
-    postgres.status === 'rejected'
+    postgres.status === 'rejected' ||
+    registry.status === 'rejected'
   ) {
     await teardown();
     const failures = started.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
@@ -72,7 +84,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('s3Endpoint', s3.value.endpoint);
   project.provide('motoEndpoint', moto.value.endpoint);
   project.provide('postgresUrl', postgres.value.url);
+  project.provide('schemaRegistryUrl', registry.value?.url ?? '');
   return teardown;
+}
+
+/**
+ * The test files of this run: the project's files matching the file filters given on the
+ * command line. vitest keeps those filters as `filenamePattern`, outside its typed API; without
+ * them (or if a later vitest drops the field) every file of the project counts, which only
+ * starts services that may not be needed.
+ */
+async function selectedTestFiles(project: TestProject): Promise<string[]> {
+  const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+  return (await project.globTestFiles(filters ?? [])).testFiles;
 }
 
 /**

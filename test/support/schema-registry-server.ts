@@ -1,0 +1,71 @@
+/**
+ * The integration tests' schema registry (Confluent's REST API): `SCHEMA_REGISTRY_URL` when set
+ * (a registry someone else runs, its base URL, e.g. `http://host:8081`), else the project's
+ * Apicurio Registry started through `scripts/schema-registry/start.sh` (SCHEMA_REGISTRY_PORT
+ * and the other settings of scripts/schema-registry/common.sh apply; the first start builds
+ * it). A registry this call started is stopped by `stop`; one already running is left alone.
+ *
+ * The registry costs a JVM (about 200 MB) and seconds of start-up on two cores, so the global
+ * setup starts it only when a selected test file uses it: {@link SCHEMA_REGISTRY_MARKER}.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const scripts = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts');
+
+/** A test file that names this (as in `inject('schemaRegistryUrl')`) gets the registry. */
+export const SCHEMA_REGISTRY_MARKER = 'schemaRegistryUrl';
+
+export interface RunningSchemaRegistry {
+  /** Base URL of Confluent's REST API, e.g. `http://127.0.0.1:18081/apis/ccompat/v7`. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+function script(name: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // The first start builds the registry: minutes on busy cores.
+    const file = join(scripts, 'schema-registry', name);
+    execFile('bash', [file], { env, timeout: 900_000 }, (error, stdout, stderr) => {
+      if (error === null) resolve({ stdout, stderr });
+      else {
+        const tail = stderr.trim().split('\n').slice(-15).join('\n');
+        reject(
+          new Error(
+            `scripts/schema-registry/${name} failed (${error.code ?? error.message}):\n${tail}`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** The registry to test against, started when needed. */
+export async function ensureSchemaRegistry(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningSchemaRegistry> {
+  const given = env.SCHEMA_REGISTRY_URL?.trim();
+  if (given !== undefined && given !== '') {
+    return { url: given.replace(/\/+$/, ''), stop: async () => {} };
+  }
+  const { stdout, stderr } = await script('start.sh', env);
+  const url = stdout.trim().split('\n').pop() ?? '';
+  if (!url.startsWith('http://')) {
+    throw new Error(`scripts/schema-registry/start.sh printed no URL:\n${stderr}`);
+  }
+  const startedHere = !stderr.includes('already running');
+  return {
+    url,
+    stop: async () => {
+      if (startedHere) await script('stop.sh', env);
+    },
+  };
+}
+
+/** True when one of `files` (test file paths) names {@link SCHEMA_REGISTRY_MARKER}. */
+export async function someFileUsesSchemaRegistry(files: readonly string[]): Promise<boolean> {
+  const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+  return texts.some((text) => text.includes(SCHEMA_REGISTRY_MARKER));
+}

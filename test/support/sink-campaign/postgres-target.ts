@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
 import {
+  type PgClient,
   type PgPool,
   PostgresPools,
 } from '../../../shared/plugins/connectors/postgres/pg-client.js';
@@ -22,14 +23,16 @@ function faultyPool(inner: PgPool, faults: Faults): PgPool {
   return {
     async connect() {
       const client = await inner.connect();
+      const send = client.query.bind(client) as (query: unknown, values?: unknown[]) => unknown;
+      const query = async (text: unknown, values?: unknown[]) => {
+        const commit = text === 'COMMIT';
+        if (commit) faults.hit('client', 'before PostgreSQL COMMIT');
+        const result = await send(text, values);
+        if (commit) faults.hit('client', 'after PostgreSQL COMMIT');
+        return result;
+      };
       return {
-        async query(text, values) {
-          const commit = text === 'COMMIT';
-          if (commit) faults.hit('client', 'before PostgreSQL COMMIT');
-          const result = await client.query(text, values);
-          if (commit) faults.hit('client', 'after PostgreSQL COMMIT');
-          return result;
-        },
+        query: query as PgClient['query'],
         release: (error) => client.release(error),
       };
     },

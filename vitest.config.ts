@@ -16,6 +16,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
           sequence: { groupOrder: 0 },
           environment: 'node',
+          // A ceiling for hangs, not a speed check: the property tests (fast-check, up to 1,500
+          // runs) take seconds and more on two busy cores.
+          testTimeout: 30_000,
         },
       },
       {

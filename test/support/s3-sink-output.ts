@@ -32,14 +32,15 @@ export async function sinkOutputKeys(
   prefix: string,
   stagingDir = '_staging',
 ): Promise<SinkOutputKeys> {
+  // Staging first: a bucket sealed between the two listings then shows its final object (and its
+  // staged one counts as a leftover), never neither.
+  const stagedKeys = await listAll(client, bucket, `${stagingDir}/`);
   const finals = (await listAll(client, bucket, prefix)).sort();
   const present = new Set(finals);
   const staged: string[] = [];
   let leftovers = 0;
-  for (const key of await listAll(client, bucket, `${stagingDir}/`)) {
-    // <stagingDir>/<topic>+<partition>/<final key>
-    const rest = key.slice(stagingDir.length + 1);
-    const finalKey = rest.slice(rest.indexOf('/') + 1);
+  for (const key of stagedKeys) {
+    const finalKey = finalKeyOfStaged(key, stagingDir);
     if (!finalKey.startsWith(prefix)) continue;
     if (present.has(finalKey)) leftovers += 1;
     else staged.push(key);
@@ -50,4 +51,13 @@ export async function sinkOutputKeys(
     staged: staged.length,
     leftovers,
   };
+}
+
+/**
+ * The final key a staged key stands for (`<stagingDir>/<topic>+<partition>/<final key>`): where
+ * its records are once the sink sealed the bucket and deleted the staged object.
+ */
+export function finalKeyOfStaged(stagedKey: string, stagingDir = '_staging'): string {
+  const rest = stagedKey.slice(stagingDir.length + 1);
+  return rest.slice(rest.indexOf('/') + 1);
 }

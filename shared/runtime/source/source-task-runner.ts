@@ -271,11 +271,13 @@ class SourceSession {
       let lastAssignmentCheck = deps.clock.now();
       // The next batch, polled and converted while the current one is sent and committed.
       let next: Promise<PolledBatch> | undefined;
+      let unassigned = false;
       try {
         while (this.#hasTime() && this.#metrics.polled < maxRecordsPerInvocation) {
           if (deps.clock.now() - lastAssignmentCheck >= deps.settings.assignmentCheckMs) {
             lastAssignmentCheck = deps.clock.now();
-            if (!(await this.#stillAssigned())) break;
+            unassigned = !(await this.#stillAssigned());
+            if (unassigned) break;
           }
           const batch = await (next ?? this.#pollBatch());
           next = undefined;
@@ -319,6 +321,9 @@ class SourceSession {
       await sequence.promoteLastCommitted();
       await task.commit();
       await this.#stopTask();
+      // A pause that landed after the start's read, and was not seen by a check in the loop
+      // (the run ended by its deadline, record cap or idleness first): look once more.
+      if (!unassigned) await this.#stillAssigned();
       // Paused while running: the enumerator may have shown PAUSED before this invocation wrote
       // RUNNING, so the invocation that noticed the pause says so last (under its lease).
       if (this.#pausedMidRun) {

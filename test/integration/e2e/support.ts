@@ -2,11 +2,11 @@
  * What the end-to-end tests share: a local runtime started in this process against the test
  * broker, with its own dynalite and s3rver on free ports, reached only through HTTP.
  */
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../../local/runtime/start.js';
 import type { LoadedPluginModule } from '../../../shared/engine/plugin-modules.js';
-import { sinkOutputKeys } from '../../support/s3-sink-output.js';
+import { finalKeyOfStaged, sinkOutputKeys } from '../../support/s3-sink-output.js';
 import { uniqueName } from '../../support/services.js';
 
 export interface HttpResult {
@@ -143,10 +143,18 @@ export async function s3Lines(runtime: LocalRuntime, prefix: string): Promise<un
   });
   try {
     const lines: unknown[] = [];
-    const { keys } = await sinkOutputKeys(client, runtime.s3.bucket, prefix);
-    for (const key of keys) {
+    const { keys, finals } = await sinkOutputKeys(client, runtime.s3.bucket, prefix);
+    const read = async (key: string) => {
       const got = await client.send(new GetObjectCommand({ Bucket: runtime.s3.bucket, Key: key }));
-      const text = (await got.Body?.transformToString()) ?? '';
+      return (await got.Body?.transformToString()) ?? '';
+    };
+    for (const [index, key] of keys.entries()) {
+      // The sink may seal a staged bucket while we read (while it runs): its records are then in
+      // the final object it wrote before deleting the staged one.
+      const text = await read(key).catch((error: unknown) => {
+        if (index < finals || !(error instanceof NoSuchKey)) throw error;
+        return read(finalKeyOfStaged(key));
+      });
       for (const line of text.split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line));
     }
     return lines;

@@ -50,6 +50,7 @@ describe('fencing round settles what a stopped source task left pending (real br
    */
   async function container(
     checkpoint: (point: SourceCheckpoint) => Promise<void> = async () => {},
+    maxRecordsPerInvocation?: number,
   ): Promise<Engine> {
     const built = await testEngine({
       store,
@@ -63,7 +64,12 @@ describe('fencing round settles what a stopped source task left pending (real br
       mappings: new MemorySinkMappings(),
       checkpoint,
       // An invocation that runs until fenced: it never looks at the target state by itself.
-      settings: { source: { assignmentCheckMs: 600_000 } },
+      settings: {
+        source: {
+          assignmentCheckMs: 600_000,
+          ...(maxRecordsPerInvocation === undefined ? {} : { maxRecordsPerInvocation }),
+        },
+      },
     });
     engines.push(built);
     return built.engine;
@@ -117,8 +123,9 @@ describe('fencing round settles what a stopped source task left pending (real br
     name: string,
     generation: number,
     checkpoint: (point: SourceCheckpoint) => Promise<void> = async () => {},
+    maxRecordsPerInvocation?: number,
   ) {
-    const { source } = await container(checkpoint);
+    const { source } = await container(checkpoint, maxRecordsPerInvocation);
     return runSourceInvocation(source, {
       connector: name,
       task: 0,
@@ -258,5 +265,25 @@ describe('fencing round settles what a stopped source task left pending (real br
       losses: 0,
     });
     expect(kafka.highest).toEqual(committedSeqs(settled));
+  });
+
+  it('shows PAUSED when a pause lands after the invocation started and the run ends before its next check', async () => {
+    // Prepare: the pause lands once the invocation wrote RUNNING (at its first transaction), the
+    // run ends by its record cap, and it never reaches an assignment check of its own.
+    const { name, generation } = await sequenceConnector();
+    const ref = { connector: name, task: 0 };
+    let paused = false;
+    const pauseOnce = async (point: SourceCheckpoint) => {
+      if (point === 'after-pending' && !paused) {
+        paused = true;
+        await store.configs.setTargetState(name, 'PAUSED');
+      }
+    };
+    // Act
+    const result = await invoke(name, generation, pauseOnce, 40);
+    // Assess
+    expect(result.outcome).toBe('completed');
+    expect(paused).toBe(true);
+    expect((await store.status.getTaskStatus(ref))?.state).toBe('PAUSED');
   });
 });

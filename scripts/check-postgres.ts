@@ -30,6 +30,7 @@ const started = Date.now();
 
 function line(name: string, r: PartReport, extra = ''): string {
   const ended = [...r.outcomes].map(([outcome, n]) => `${outcome} x${n}`).join(', ');
+  const points = [...r.crashPoints].map(([point, n]) => `${point} x${n}`).join(', ');
   const { lost, duplicated, unexpected } = r.examples;
   const examples = [
     lost.length > 0 ? ` lost e.g. ${lost.join(' ')}` : '',
@@ -39,7 +40,8 @@ function line(name: string, r: PartReport, extra = ''): string {
   return (
     `${name}: records=${r.records} duplicates=${r.duplicates} losses=${r.losses} ` +
     `unexpected=${r.unexpected} reordered=${r.reordered} crashes=${r.crashes} ` +
-    `invocations=${r.invocations}${extra}${ended === '' ? '' : ` (${ended})`}${examples}`
+    `invocations=${r.invocations}${extra}${points === '' ? '' : ` (crashed ${points})`}` +
+    `${ended === '' ? '' : ` (${ended})`}${examples}`
   );
 }
 
@@ -62,7 +64,7 @@ try {
   const { workload } = result;
   console.log(
     `workload: transactions=${workload.transactions} rolled-back=${workload.rolledBack} ` +
-      `item-changes=${workload.changes} orders=${workload.orders}`,
+      `item-changes=${workload.changes} key-changes=${workload.keyChanges} orders=${workload.orders}`,
   );
   console.log(line('postgres-cdc', result.cdc));
   console.log(line('postgres-source', result.source));

@@ -94,6 +94,8 @@ export type CrashingOutcome =
 export class CrashingSource {
   crashes = 0;
   invocations = 0;
+  /** Crashes by protocol step. */
+  readonly crashPoints = new Map<SourceCheckpoint, number>();
   readonly #options: CrashingSourceOptions;
   /** The crash plan of the invocation under way: called at each protocol step. */
   #crashPlan: (point: SourceCheckpoint) => Promise<void> = async () => {};
@@ -160,6 +162,7 @@ export class CrashingSource {
     } catch (error) {
       if (!(error instanceof AbandonedInvocation)) throw error;
       this.crashes += 1;
+      if (point !== undefined) this.crashPoints.set(point, (this.crashPoints.get(point) ?? 0) + 1);
       this.#options.clock.skew += LEASE_EXPIRY_JUMP_MS;
       await this.#recycle();
       await this.#options.afterCrash?.();

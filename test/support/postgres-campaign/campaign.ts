@@ -63,6 +63,7 @@ export interface PostgresCampaignResult {
   readonly workload: {
     readonly transactions: number;
     readonly rolledBack: number;
+    readonly keyChanges: number;
     readonly changes: number;
     readonly orders: number;
   };
@@ -121,6 +122,7 @@ function sinkReport(copy: SinkRunResult): PartReport & { readonly errors: readon
     crashes: copy.crashes,
     invocations: copy.replays,
     outcomes: new Map([...copy.failureReasons].map(([reason, n]) => [`retriable: ${reason}`, n])),
+    crashPoints: new Map(),
     errors: copy.errors,
   };
 }
@@ -223,6 +225,7 @@ export async function runPostgresCampaign(
       workload: {
         transactions: load.transactions,
         rolledBack: load.rolledBack,
+        keyChanges: load.keyChanges,
         changes: load.changes.length,
         orders: load.orders.length,
       },

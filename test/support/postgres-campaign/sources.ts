@@ -23,6 +23,8 @@ export interface PartReport extends Verdict {
   readonly invocations: number;
   /** Invocations that ended otherwise than completed (interrupted, fenced, …), by outcome. */
   readonly outcomes: ReadonlyMap<string, number>;
+  /** Crashes by where they happened. */
+  readonly crashPoints: ReadonlyMap<string, number>;
 }
 
 /** Each invocation's time budget. */
@@ -59,8 +61,8 @@ export class SourcePart {
   }
 
   report(verdict: Verdict): PartReport {
-    const { crashes, invocations } = this.source;
-    return { ...verdict, crashes, invocations, outcomes: this.outcomes };
+    const { crashes, invocations, crashPoints } = this.source;
+    return { ...verdict, crashes, invocations, outcomes: this.outcomes, crashPoints };
   }
 }
 

@@ -2,8 +2,8 @@
  * The PostgreSQL campaign's workload: random transactions against the source database, and its
  * own log of what each committed transaction did (rolled-back ones leave nothing in it).
  *
- * - `items`: inserts, updates and deletes; `REPLICA IDENTITY FULL`, so a delete's `before` holds
- *   the whole row. Every write gives the row a new `rev` (one sequence, unique in the table), so
+ * - `items`: inserts, updates (some of the primary key: a delete and a create) and deletes;
+ *   `REPLICA IDENTITY FULL`, so a delete's `before` holds the whole row. Every write gives the row a new `rev` (one sequence, unique in the table), so
  *   a change is named by `(op, rev)`: `c`/`u` by the row's new rev, `d` by the rev it had.
  * - `orders`: inserts only (serial `id`), for postgres-source in `incrementing` mode. One writer,
  *   transactions one after the other and never rolled back: ids commit in order, 1, 2, 3, …
@@ -41,6 +41,8 @@ export class Workload {
   readonly orders: number[] = [];
   transactions = 0;
   rolledBack = 0;
+  /** Committed primary key changes. */
+  keyChanges = 0;
   readonly #db: pg.Client;
   readonly #random: () => number;
   /** Live items: id → rev, as of the last commit. */
@@ -142,7 +144,8 @@ export class Workload {
         for (const p of plan) {
           if (p >= 0.8) await tx.insertOrder();
           else if (p < 0.35 || tx.live.size === 0) await tx.insertItem();
-          else if (p < 0.65) await tx.updateItem(next());
+          else if (p < 0.6) await tx.updateItem(next());
+          else if (p < 0.65) await tx.moveItem(next());
           else await tx.deleteItem(next());
         }
       },
@@ -178,6 +181,7 @@ export class Workload {
     this.#items = tx.live;
     this.changes.push(...tx.changes);
     this.orders.push(...tx.orders);
+    this.keyChanges += tx.keyChanges;
   }
 }
 
@@ -185,6 +189,7 @@ export class Workload {
 class WorkloadTransaction {
   readonly changes: LoggedChange[] = [];
   readonly orders: number[] = [];
+  keyChanges = 0;
 
   constructor(
     private readonly db: pg.Client,
@@ -223,6 +228,24 @@ class WorkloadTransaction {
     const rev = Number(rows[0].rev);
     this.live.set(id, rev);
     this.changes.push({ op: 'u', id, rev });
+  }
+
+  /**
+   * Changes a row's primary key: Debezium's delete of the old key (and its tombstone) then
+   * create of the new one, logged as such.
+   */
+  async moveItem(fraction: number): Promise<void> {
+    const id = this.#pick(fraction);
+    const { rows } = await this.db.query(
+      "UPDATE items SET id = nextval('items_id_seq'), rev = nextval('items_rev') WHERE id = $1 RETURNING id::int AS id, rev::int AS rev",
+      [id],
+    );
+    const moved = { id: Number(rows[0].id), rev: Number(rows[0].rev) };
+    this.changes.push({ op: 'd', id, rev: this.live.get(id) as number });
+    this.changes.push({ op: 'c', ...moved });
+    this.live.delete(id);
+    this.live.set(moved.id, moved.rev);
+    this.keyChanges += 1;
   }
 
   async deleteItem(fraction: number): Promise<void> {

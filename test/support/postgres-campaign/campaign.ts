@@ -70,6 +70,8 @@ export interface PostgresCampaignResult {
 }
 
 const ITEMS_PARTITIONS = 3;
+/** Rows before streaming: the snapshot takes 6 polls (max.batch.size 25), so crashes cut it. */
+const SEED_ITEMS = 150;
 /** About one sink replay in four crashes (sink-campaign/replays.ts). */
 const SINK_REPLAYS_PER_CRASH = 3;
 
@@ -178,7 +180,7 @@ export async function runPostgresCampaign(
       seededRandom(derivedSeed(options.seed, 'workload')),
     );
     workload = load;
-    await load.seed(60, 20);
+    await load.seed(SEED_ITEMS, 20);
     const cdcSettings = cdcConfig(names, databases.source);
     const deps = {
       store: (clock: SkewedClock) => stateStore(options, tableName, clock),

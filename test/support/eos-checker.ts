@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
+import type { Kafka, KafkaMessage } from 'kafkajs';
 
 /** What a read_committed reader of an output topic found, per source partition. */
 export interface DeliveryReport {
@@ -32,44 +32,79 @@ export interface CheckOptions {
   readonly timeoutMs?: number;
 }
 
+/** A record read back, with the Kafka partition it came from. */
+export interface CommittedMessage {
+  readonly partition: number;
+  readonly message: KafkaMessage;
+}
+
+export interface ReadCommittedOptions {
+  readonly kafka: Kafka;
+  readonly topic: string;
+  /** Read at least this many records (then until quiet). */
+  readonly count: number;
+  /** Stop reading after this long without news once `count` records arrived (ms, default 1500). */
+  readonly quietMs?: number;
+  /** Give up waiting for `count` records after this long (ms, default 60 s). */
+  readonly timeoutMs?: number;
+}
+
 /**
- * Reads every record of `topic` read_committed and checks that each source partition's
- * sequence numbers are exactly 1..n, once each, in order: the exactly-once claim as a user sees it.
+ * Reads `topic` from the beginning, read_committed (as a consumer of exactly-once output reads
+ * it), until `count` records arrived and nothing more came for `quietMs` (so that a record past
+ * `count`, a duplicate, shows up too), or `timeoutMs` passed. Records of a partition come in
+ * offset order.
  */
-export async function checkDelivery(options: CheckOptions): Promise<TopicDeliveryReport> {
+export async function readCommitted(options: ReadCommittedOptions): Promise<CommittedMessage[]> {
   const consumer = options.kafka.consumer({
     groupId: `eos-check-${randomUUID()}`,
     readUncommitted: false,
     maxWaitTimeInMs: 100,
   });
-  const seen = new Map<string, number[]>();
-  const lastOffsets = new Map<number, number>();
-  let records = 0;
+  const read: CommittedMessage[] = [];
   let lastNews = Date.now();
   await consumer.connect();
   try {
     await consumer.subscribe({ topic: options.topic, fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ partition: kafkaPartition, message }) => {
-        lastOffsets.set(kafkaPartition, Number(message.offset));
-        const { partition, seq } = options.identify(message.value);
-        const list = seen.get(partition) ?? [];
-        list.push(seq);
-        seen.set(partition, list);
-        records += 1;
+      eachMessage: async ({ partition, message }) => {
+        read.push({ partition, message });
         lastNews = Date.now();
       },
     });
-    const wanted = [...options.expected.values()].reduce((a, b) => a + b, 0);
     const deadline = Date.now() + (options.timeoutMs ?? 60_000);
     while (Date.now() < deadline) {
-      if (records >= wanted && Date.now() - lastNews > (options.quietMs ?? 1500)) break;
+      if (read.length >= options.count && Date.now() - lastNews > (options.quietMs ?? 1500)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
     await consumer.disconnect();
   }
-  return { ...tallyDelivery(seen, options.expected, records), lastOffsets };
+  return read;
+}
+
+/**
+ * Reads every record of `topic` read_committed and checks that each source partition's
+ * sequence numbers are exactly 1..n, once each, in order: the exactly-once claim as a user sees it.
+ */
+export async function checkDelivery(options: CheckOptions): Promise<TopicDeliveryReport> {
+  const read = await readCommitted({
+    kafka: options.kafka,
+    topic: options.topic,
+    count: [...options.expected.values()].reduce((a, b) => a + b, 0),
+    ...(options.quietMs === undefined ? {} : { quietMs: options.quietMs }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  const seen = new Map<string, number[]>();
+  const lastOffsets = new Map<number, number>();
+  for (const { partition: kafkaPartition, message } of read) {
+    lastOffsets.set(kafkaPartition, Number(message.offset));
+    const { partition, seq } = options.identify(message.value);
+    const list = seen.get(partition) ?? [];
+    list.push(seq);
+    seen.set(partition, list);
+  }
+  return { ...tallyDelivery(seen, options.expected, read.length), lastOffsets };
 }
 
 /**

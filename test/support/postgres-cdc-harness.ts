@@ -13,6 +13,7 @@ import { Struct } from '../../shared/connect/struct.js';
 import { systemPostgresCdcDeps } from '../../shared/plugins/connectors/postgres-cdc/descriptor.js';
 import { PostgresCdcSourceConnector } from '../../shared/plugins/connectors/postgres-cdc/postgres-cdc-source-connector.js';
 import type { PostgresCdcSourceTask } from '../../shared/plugins/connectors/postgres-cdc/postgres-cdc-source-task.js';
+import { dropSlot } from './postgres-slots.js';
 import { uniqueName } from './services.js';
 
 export const connector = new PostgresCdcSourceConnector(systemPostgresCdcDeps());
@@ -140,24 +141,7 @@ export async function dropCdcObjects(
   },
 ): Promise<void> {
   for (const slot of [...(names.slots ?? []), ...(names.slot === undefined ? [] : [names.slot])]) {
-    await db
-      .query(
-        'SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active',
-        [slot],
-      )
-      .catch(() => undefined);
-    for (let i = 0; i < 50; i++) {
-      const { rows } = await db.query(
-        'SELECT active FROM pg_replication_slots WHERE slot_name = $1',
-        [slot],
-      );
-      if (rows.length === 0) break;
-      if (rows[0].active === false) {
-        await db.query('SELECT pg_drop_replication_slot($1)', [slot]).catch(() => undefined);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await dropSlot(db, slot).catch(() => undefined);
   }
   for (const publication of [
     ...(names.publications ?? []),

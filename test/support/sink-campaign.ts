@@ -19,17 +19,13 @@ import type { KafkaClientFactory } from '../../shared/ports/kafka.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
 import { TASK_PARTITIONS_KEY } from '../../shared/runtime/task/task-split.js';
 import { testPlugins } from './plugin-modules.js';
+import { derivedSeed, seededRandom } from './seeded-random.js';
 import { createDynamoTarget, dynaliteClient } from './sink-campaign/dynamodb-target.js';
 import { Faults, faultyOffsets, faultySinkDescriptor } from './sink-campaign/faults.js';
 import { type InputRecord, produceInput } from './sink-campaign/input.js';
 import { createKafkaTarget } from './sink-campaign/kafka-target.js';
 import { createPostgresTarget } from './sink-campaign/postgres-target.js';
-import {
-  type Container,
-  type ReplayStats,
-  runReplays,
-  seededRandom,
-} from './sink-campaign/replays.js';
+import { type Container, type ReplayStats, runReplays } from './sink-campaign/replays.js';
 import { createS3Target } from './sink-campaign/s3-target.js';
 import {
   type CampaignServices,
@@ -77,13 +73,6 @@ export interface SinkCampaignResult {
   readonly sinks: readonly SinkRunResult[];
 }
 
-/** A seed per sink, whatever sinks run: the same `--seed` replays a sink's run. */
-function sinkSeed(seed: number, sink: SinkName): number {
-  let h = seed >>> 0;
-  for (const ch of sink) h = Math.imul(h ^ ch.charCodeAt(0), 0x9e3779b1) >>> 0;
-  return h;
-}
-
 async function createTarget(
   sink: SinkName,
   services: CampaignServices,
@@ -118,6 +107,75 @@ async function storeConnector(
   );
 }
 
+/** One sink target's replays: see {@link runSinkTarget}. */
+export interface SinkTargetRun {
+  readonly target: SinkTarget;
+  /** The campaign's state (connector configs, sink offsets). */
+  readonly store: StateStore;
+  readonly kafka: KafkaClientFactory;
+  readonly brokers: readonly string[];
+  /** Names the connector (`<prefix>-<sink>`) and the engine's transactional ids. */
+  readonly prefix: string;
+  /** The topic the sink reads, and its records per partition (in offset order). */
+  readonly topic: string;
+  readonly input: readonly (readonly InputRecord[])[];
+  /** Randomized replays (clean replays then finish the input). */
+  readonly replays: number;
+  readonly random: () => number;
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Stores a connector of `target`'s sink over `topic` (task 0 the even partitions, task 1 the odd
+ * ones), plays the event source mapping against it (replays.ts) in containers whose sink crashes
+ * where planned (faults.ts), then reads the target's output back against `input`.
+ */
+export async function runSinkTarget(run: SinkTargetRun): Promise<SinkRunResult> {
+  const { target, store, kafka, prefix, topic, input } = run;
+  const sink = target.name;
+  const log = run.log ?? (() => {});
+  const started = Date.now();
+  const connector = `${prefix}-${sink}`;
+  const className = `test.campaign.${sink}.FaultySinkConnector`;
+  const config = { name: connector, 'connector.class': className, topics: topic };
+  await storeConnector(store, connector, { ...config, ...target.config }, topic, input.length);
+  /** A Lambda container: an engine whose sink offset writes and sink crash where planned. */
+  const newContainer = (): Container => {
+    const faults = new Faults();
+    const ports = target.container(faults, kafka);
+    const engine = createEngine(
+      {
+        store: { ...store, offsets: faultyOffsets(store.offsets, faults) },
+        kafka: ports.kafka,
+        pluginModules: testPlugins(...ports.plugins),
+      },
+      { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
+    );
+    // The crashes around put and preCommit wrap the real sink as the engine resolves it (the
+    // Kafka sink is the engine's own, over its Kafka clients), under the connector's class.
+    const inner = engine.plugins.resolve(ports.sinkClass, 'sink');
+    engine.plugins.register(faultySinkDescriptor(inner, className, faults));
+    return { faults, engine };
+  };
+  const stats = await runReplays({
+    connector,
+    input,
+    newContainer,
+    clientSteps: target.clientSteps,
+    bootstrapServers: run.brokers.join(','),
+    random: run.random,
+    replays: run.replays,
+    log,
+  });
+  for (const error of stats.errors) log(`${sink}: error: ${error}`);
+  for (const [reason, n] of stats.failureReasons) log(`${sink}: retriable x${n}: ${reason}`);
+  const output = await target.readOutput(input);
+  const { lost = [], duplicated = [] } = output.examples ?? {};
+  if (lost.length > 0) log(`${sink}: lost records, e.g. ${lost.join(' ')}`);
+  if (duplicated.length > 0) log(`${sink}: duplicated records, e.g. ${duplicated.join(' ')}`);
+  return { sink, ...stats, ...output, seconds: (Date.now() - started) / 1000 };
+}
+
 async function runSink(
   sink: SinkName,
   options: SinkCampaignOptions,
@@ -127,49 +185,20 @@ async function runSink(
   topic: string,
   input: readonly (readonly InputRecord[])[],
 ): Promise<SinkRunResult> {
-  const log = options.log ?? (() => {});
-  const started = Date.now();
   const target = await createTarget(sink, options.services, prefix, topic);
   try {
-    const connector = `${prefix}-${sink}`;
-    const className = `test.campaign.${sink}.FaultySinkConnector`;
-    const config = { name: connector, 'connector.class': className, topics: topic };
-    await storeConnector(store, connector, { ...config, ...target.config }, topic, input.length);
-    /** A Lambda container: an engine whose sink offset writes and sink crash where planned. */
-    const newContainer = (): Container => {
-      const faults = new Faults();
-      const ports = target.container(faults, kafka);
-      const engine = createEngine(
-        {
-          store: { ...store, offsets: faultyOffsets(store.offsets, faults) },
-          kafka: ports.kafka,
-          pluginModules: testPlugins(...ports.plugins),
-        },
-        { ...DEFAULT_ENGINE_SETTINGS, transactionalIdPrefix: prefix },
-      );
-      // The crashes around put and preCommit wrap the real sink as the engine resolves it (the
-      // Kafka sink is the engine's own, over its Kafka clients), under the connector's class.
-      const inner = engine.plugins.resolve(ports.sinkClass, 'sink');
-      engine.plugins.register(faultySinkDescriptor(inner, className, faults));
-      return { faults, engine };
-    };
-    const stats = await runReplays({
-      connector,
+    return await runSinkTarget({
+      target,
+      store,
+      kafka,
+      brokers: options.services.brokers,
+      prefix,
+      topic,
       input,
-      newContainer,
-      clientSteps: target.clientSteps,
-      bootstrapServers: options.services.brokers.join(','),
-      random: seededRandom(sinkSeed(options.seed, sink)),
       replays: options.replays,
-      log,
+      random: seededRandom(derivedSeed(options.seed, sink)),
+      ...(options.log === undefined ? {} : { log: options.log }),
     });
-    for (const error of stats.errors) log(`${sink}: error: ${error}`);
-    for (const [reason, n] of stats.failureReasons) log(`${sink}: retriable x${n}: ${reason}`);
-    const output = await target.readOutput(input);
-    const { lost = [], duplicated = [] } = output.examples ?? {};
-    if (lost.length > 0) log(`${sink}: lost records, e.g. ${lost.join(' ')}`);
-    if (duplicated.length > 0) log(`${sink}: duplicated records, e.g. ${duplicated.join(' ')}`);
-    return { sink, ...stats, ...output, seconds: (Date.now() - started) / 1000 };
   } finally {
     await target.close();
   }

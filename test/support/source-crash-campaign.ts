@@ -3,35 +3,11 @@ import { Kafka, logLevel } from 'kafkajs';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
-import type { SourceConnector } from '../../shared/connect/source.js';
-import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../../shared/engine/engine.js';
 import { parseDatagenRecordIdentity } from '../../shared/plugins/connectors/datagen/quickstarts.js';
-import {
-  AbandonedInvocation,
-  runSourceInvocation,
-} from '../../shared/runtime/source/source-task-runner.js';
-import type { SourceCheckpoint } from '../../shared/runtime/source/source-transaction.js';
 import { checkDelivery } from './eos-checker.js';
-
-const points: readonly SourceCheckpoint[] = [
-  'before-send',
-  'after-send',
-  'after-pending',
-  'after-commit',
-  'after-promote',
-];
-
-/** mulberry32: a small seeded PRNG, so a failing campaign can be replayed with its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
+import { createTopic } from './sink-campaign/input.js';
+import { CrashingSource, skewedClock, storeSourceConnector } from './source-crashes.js';
 
 export interface CampaignOptions {
   readonly brokers: string[];
@@ -59,9 +35,8 @@ export interface CampaignResult {
  * exactly once, in order, and nothing beyond them (which a restart would produce again).
  */
 export async function runSourceCrashCampaign(options: CampaignOptions): Promise<CampaignResult> {
-  const next = random(options.seed);
   const log = options.log ?? (() => {});
-  const clock = { skew: 0, now: () => Date.now() + clock.skew };
+  const clock = skewedClock();
   const tableName = `eos-campaign-${Date.now().toString(36)}-${options.seed}`;
   await ensureTable(options.dynamo, tableName);
   const store = createDynamoDbStateStore({ client: options.dynamo, tableName, clock });
@@ -69,18 +44,8 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
     brokers: options.brokers,
     logLevel: logLevel.NOTHING,
   });
-  /** The crash plan of the invocation under way: called at each protocol step. */
-  let crashPlan: (point: SourceCheckpoint) => Promise<void> = async () => {};
-  /** A Lambda container: the engine over the campaign's state and broker. */
-  const container = (): Engine =>
-    createEngine(
-      { store, kafka: factory, clock, checkpoint: (point) => crashPlan(point) },
-      { ...DEFAULT_ENGINE_SETTINGS, source: { maxRecordsPerInvocation: 160 } },
-    );
-  let warm = container();
   const name = `campaign-${Date.now().toString(36)}-${options.seed}`;
   const topic = `${name}-out`;
-  await warm.admin.createTopics([{ topic, partitions: 3 }]);
   const config = {
     name,
     'connector.class': 'datagen',
@@ -91,64 +56,27 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
     'offsets.storage.topic': `${name}-offsets`,
     'value.converter.schemas.enable': 'false',
   };
-  await store.configs.createConnector(name, config);
-  const connector = warm.plugins.resolve('datagen', 'source').create() as SourceConnector;
-  await connector.start(config, { requestTaskReconfiguration: () => {}, raiseError: () => {} });
-  const set = await store.configs.putTaskConfigs(name, await connector.taskConfigs(1), 0);
-  await connector.stop();
-  const generation = set.tasks[0]?.generation ?? 0;
-
-  let crashes = 0;
-  let invocations = 0;
-  /** An invocation in the warm container, crashing where `plan` says. */
-  const invoke = (plan: (point: SourceCheckpoint) => Promise<void> = async () => {}) => {
-    crashPlan = plan;
-    return runSourceInvocation(warm.source, {
-      connector: name,
-      task: 0,
-      generation,
-      owner: `inv-${invocations}`,
-      workerId: 'campaign',
-      deadline: clock.now() + 60_000,
-    });
-  };
-  /** The warm container goes (it died, or Lambda recycled it): the next one starts cold. */
-  const recycle = async () => {
-    await warm.close();
-    warm = container();
-  };
+  const kafka = new Kafka({ brokers: options.brokers, logLevel: logLevel.NOTHING });
+  await createTopic(kafka, topic, 3);
+  const generation = await storeSourceConnector({ store, kafka: factory }, config);
+  const source = new CrashingSource({
+    ports: { store, kafka: factory },
+    clock,
+    random: seededRandom(options.seed),
+    connector: name,
+    generation,
+    budgetMs: 60_000,
+    source: { maxRecordsPerInvocation: 160 },
+  });
 
   try {
-    while (crashes < options.crashes) {
-      invocations += 1;
-      if (next() < 0.3) await recycle(); // a cold container
-      // A quarter of the invocations run clean (to the record cap); the rest crash.
-      const point = next() < 0.25 ? undefined : points[Math.floor(next() * points.length)];
-      const visit = 1 + Math.floor(next() * 4);
-      let visits = 0;
-      try {
-        await invoke(async (p) => {
-          if (p === point && ++visits === visit) throw new Error(`crash at ${p} #${visit}`);
-        });
-      } catch (error) {
-        if (!(error instanceof AbandonedInvocation)) throw error;
-        crashes += 1;
-        clock.skew += 120_000; // the dead holder's lease expires
-        await recycle(); // the container died with it
-        if (crashes % 20 === 0) log(`crashes=${crashes} invocations=${invocations}`);
+    while (source.crashes < options.crashes) {
+      const outcome = await source.invoke();
+      if (outcome.crashed && source.crashes % 20 === 0) {
+        log(`crashes=${source.crashes} invocations=${source.invocations}`);
       }
     }
-    // A clean invocation settles whatever the last crash left; a retriable interruption (an
-    // undecided transaction under load) is retried, as the next dispatch would.
-    let last = await invoke();
-    invocations += 1;
-    for (let retry = 0; last.outcome === 'interrupted' && retry < 3; retry += 1) {
-      last = await invoke();
-      invocations += 1;
-    }
-    if (last.outcome !== 'completed') {
-      throw new Error(`final invocation ended ${last.outcome}: ${last.error?.message ?? ''}`);
-    }
+    await source.settle();
 
     const offsets = await store.offsets.getSourceOffsets({ connector: name, task: 0 });
     const expected = new Map<string, number>();
@@ -156,7 +84,7 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
       expected.set(String(entry.partition['datagen.partition']), Number(entry.offset?.seq ?? 0));
     }
     const report = await checkDelivery({
-      kafka: new Kafka({ brokers: options.brokers, logLevel: logLevel.NOTHING }),
+      kafka,
       topic,
       expected,
       identify: (value) => {
@@ -172,12 +100,12 @@ export async function runSourceCrashCampaign(options: CampaignOptions): Promise<
       duplicates: report.duplicates + beyond,
       losses: report.losses,
       reordered: report.reordered,
-      crashes,
-      invocations,
+      crashes: source.crashes,
+      invocations: source.invocations,
       records: report.records,
     };
   } finally {
-    await warm.close();
+    await source.close();
     await factory.close();
   }
 }

@@ -12,8 +12,9 @@ import {
 } from '../../../shared/plugins/connectors/postgres/pg-client.js';
 import { pgPoolOf } from '../../../shared/plugins/connectors/postgres/pg-pool.js';
 import { PostgresSinkConnector } from '../../../shared/plugins/connectors/postgres-sink/postgres-sink-connector.js';
+import type { KafkaClientFactory } from '../../../shared/ports/kafka.js';
 import type { Faults } from './faults.js';
-import { type CampaignServices, countIds, type SinkTarget } from './target.js';
+import { type CampaignServices, countIds, type SinkContainer, type SinkTarget } from './target.js';
 
 /** The PostgreSQL sink over the campaign's pools, beside the built-in one. */
 const POSTGRES_SINK_CLASS = 'test.campaign.PostgresSinkConnector';
@@ -40,6 +41,31 @@ function faultyPool(inner: PgPool, faults: Faults): PgPool {
   };
 }
 
+/** The crash steps of the sink's connections: just before and just after each COMMIT. */
+export const POSTGRES_CLIENT_STEPS: readonly string[] = [
+  'before PostgreSQL COMMIT',
+  'after PostgreSQL COMMIT',
+];
+
+/**
+ * What one container's engine gets for a PostgreSQL sink target: the sink over pools of its own
+ * (a container's), whose connections crash around COMMIT where `faults` says.
+ */
+export function postgresSinkContainer(faults: Faults, kafka: KafkaClientFactory): SinkContainer {
+  const containerPools = new PostgresPools((settings, max) =>
+    faultyPool(pgPoolOf(settings, max), faults),
+  );
+  const deps = { pools: containerPools };
+  const postgresSink: PluginDescriptor<'sink'> = {
+    className: POSTGRES_SINK_CLASS,
+    aliases: [],
+    type: 'sink',
+    version: new PostgresSinkConnector(deps).version(),
+    create: () => new PostgresSinkConnector(deps),
+  };
+  return { kafka, plugins: [postgresSink], sinkClass: POSTGRES_SINK_CLASS };
+}
+
 /** Creates the table `name` (and the sink's offsets table) and the target writing to it. */
 export async function createPostgresTarget(
   services: CampaignServices,
@@ -57,7 +83,7 @@ export async function createPostgresTarget(
   return {
     name: 'postgres',
     table,
-    clientSteps: ['before PostgreSQL COMMIT', 'after PostgreSQL COMMIT'],
+    clientSteps: POSTGRES_CLIENT_STEPS,
     config: {
       'connection.url': url,
       'table.name.format': table,
@@ -68,20 +94,7 @@ export async function createPostgresTarget(
       'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
       'value.converter.schemas.enable': 'false',
     },
-    container(faults, kafka) {
-      const containerPools = new PostgresPools((settings, max) =>
-        faultyPool(pgPoolOf(settings, max), faults),
-      );
-      const deps = { pools: containerPools };
-      const postgresSink: PluginDescriptor<'sink'> = {
-        className: POSTGRES_SINK_CLASS,
-        aliases: [],
-        type: 'sink',
-        version: new PostgresSinkConnector(deps).version(),
-        create: () => new PostgresSinkConnector(deps),
-      };
-      return { kafka, plugins: [postgresSink], sinkClass: POSTGRES_SINK_CLASS };
-    },
+    container: postgresSinkContainer,
     async readOutput(input) {
       const { rows } = await db.query(`SELECT id, partition, seq FROM "${table}"`);
       const seen = rows.map((row) => String(row.id));

@@ -11,18 +11,6 @@ import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner
 import { FAULT_POINTS, type Faults, isInjected } from './faults.js';
 import type { InputRecord } from './input.js';
 
-/** mulberry32: a small seeded PRNG, so a failing campaign replays from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** One warm Lambda container: its engine (task cache, plugins, clients) and crash plan. */
 export interface Container {
   readonly faults: Faults;

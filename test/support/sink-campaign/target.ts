@@ -5,6 +5,7 @@
  */
 import type { PluginDescriptor } from '../../../shared/connect/plugin.js';
 import type { KafkaClientFactory } from '../../../shared/ports/kafka.js';
+import { tallyKeys } from '../key-tally.js';
 import type { Faults } from './faults.js';
 import type { InputRecord } from './input.js';
 
@@ -69,7 +70,7 @@ export interface SinkTarget {
   close(): Promise<void>;
 }
 
-/** Counts the ids seen in an output against the input's. */
+/** Counts the ids seen in an output against the input's (each input record once). */
 export function countIds(
   input: readonly (readonly InputRecord[])[],
   seen: readonly string[],
@@ -77,21 +78,17 @@ export function countIds(
   duplicates: number;
   losses: number;
   unknown: number;
-  examples: { lost: string[]; duplicated: string[] };
+  examples: { lost: readonly string[]; duplicated: readonly string[] };
 } {
-  const counts = new Map<string, number>();
-  for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-  let duplicates = 0;
-  let losses = 0;
-  let known = 0;
-  const examples = { lost: [] as string[], duplicated: [] as string[] };
-  for (const record of input.flat()) {
-    const count = counts.get(record.id) ?? 0;
-    if (count === 0) losses += 1;
-    else duplicates += count - 1;
-    if (count === 0 && examples.lost.length < 10) examples.lost.push(record.id);
-    if (count > 1 && examples.duplicated.length < 10) examples.duplicated.push(record.id);
-    known += count;
-  }
-  return { duplicates, losses, unknown: seen.length - known, examples };
+  const tally = tallyKeys(
+    input.flat().map((record) => record.id),
+    seen,
+  );
+  const { lost, duplicated } = tally.examples;
+  return {
+    duplicates: tally.duplicates,
+    losses: tally.losses,
+    unknown: tally.unexpected,
+    examples: { lost, duplicated },
+  };
 }

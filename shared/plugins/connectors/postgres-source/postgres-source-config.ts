@@ -134,7 +134,7 @@ export function parsePostgresSourceConfig(
       : (String(explicit).toLowerCase() as NumericMapping);
   const initial = values[TIMESTAMP_INITIAL_CONFIG];
   return {
-    connection: connectionSettingsOf(values),
+    connection: connectionSettingsOf(values, 'postgres-source'),
     mode,
     incrementingColumn: incrementing === '' ? null : incrementing,
     timestampColumns: timestamps,

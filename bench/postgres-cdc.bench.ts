@@ -3,7 +3,7 @@ import { ChangeStream } from '../shared/plugins/connectors/postgres-cdc/change-s
 import { postgresCdcDescriptor } from '../shared/plugins/connectors/postgres-cdc/descriptor.js';
 import { standbyStatusUpdate } from '../shared/plugins/connectors/postgres-cdc/replication-protocol.js';
 import { ReplicationStream } from '../shared/plugins/connectors/postgres-cdc/replication-stream.js';
-import { benchRounds, compareThroughput } from './harness.js';
+import { benchRounds } from './harness.js';
 import { preparePostgresSourceBench } from './postgres-source-runner.js';
 import type { BenchServices } from './services.js';
 import type { Timings } from './timings.js';
@@ -182,35 +182,13 @@ export async function run(services: BenchServices): Promise<void> {
   });
 
   const restore = timeCdcInternals(bench.timings);
-  let delivered = 0;
-  let warm = true;
   try {
-    await compareThroughput({
-      name: 'postgres-cdc',
-      unit: 'rows',
-      ours: async () => {
-        const records = await bench.invoke(connector);
-        delivered += records;
-        // The warm-up round (first) is not in the steps.
-        if (warm) {
-          warm = false;
-          bench.timings.clear();
-        }
-        return records;
-      },
+    await bench.compare({
+      connector,
+      topic,
       baseline: () => bareRead(bench.url, slots.floor, publication, ROWS / TX_ROWS),
-      cost: { function: 'source-task', recordsPerInvocation: ROWS },
+      uniqueKeys: true,
     });
-    await bench.timings.report('postgres-cdc');
-    const read = await bench.readCommitted(topic, delivered);
-    console.log(
-      `postgres-cdc: read_committed ${read.records} records, ${read.keys} keys (ours delivered ${delivered})`,
-    );
-    if (read.records !== delivered || read.keys !== delivered) {
-      throw new Error(
-        `the topic holds ${read.records} records (${read.keys} keys), not ${delivered}`,
-      );
-    }
   } finally {
     restore();
     for (const slot of Object.values(slots)) {

@@ -9,6 +9,7 @@ import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../shared/en
 import type { SourceRuntimeDeps } from '../shared/runtime/source/source-runtime-types.js';
 import { runSourceInvocation } from '../shared/runtime/source/source-task-runner.js';
 import { testPlugins } from '../test/support/plugin-modules.js';
+import { compareThroughput } from './harness.js';
 import type { BenchServices } from './services.js';
 import { timedSourceDescriptor, timedStore } from './source-runner.js';
 import { Timings, timedKafkaFactory } from './timings.js';
@@ -36,10 +37,17 @@ export interface PostgresSourceBench {
   /** One invocation of the connector's task 0: the records it delivered. */
   invoke(connector: string): Promise<number>;
   /**
-   * Records in `topic`, read back read_committed until `expected` arrived (or a minute passed)
-   * and a second more, and how many distinct keys they have.
+   * Runs {@link compareThroughput} of `connector` (a round: one invocation; the warm-up's steps
+   * left out) against `baseline` (a round: the rows it read), prints ours' steps, then reads
+   * `topic` back read_committed: it must hold every record ours delivered, once (`uniqueKeys`:
+   * each with a key of its own).
    */
-  readCommitted(topic: string, expected: number): Promise<{ records: number; keys: number }>;
+  compare(options: {
+    readonly connector: string;
+    readonly topic: string;
+    readonly baseline: () => Promise<number>;
+    readonly uniqueKeys: boolean;
+  }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +111,54 @@ export async function preparePostgresSourceBench(
   const url = new URL(postgres.url);
   const generations = new Map<string, number>();
   let invocations = 0;
+  async function invoke(connector: string): Promise<number> {
+    invocations += 1;
+    const result = await timings.time('invocation', () =>
+      runSourceInvocation(source, {
+        connector,
+        task: 0,
+        generation: generations.get(connector) ?? 0,
+        owner: `bench-${invocations}`,
+        workerId: 'bench',
+        deadline: Date.now() + 120_000,
+      }),
+    );
+    if (result.outcome !== 'completed') {
+      throw new Error(`invocation ended ${result.outcome}`, { cause: result.error });
+    }
+    return result.records;
+  }
+
+  /**
+   * Records in `topic`, read back read_committed until `expected` arrived (or a minute passed)
+   * and a second more, and how many distinct keys they have.
+   */
+  async function readCommitted(topic: string, expected: number) {
+    const kafka = new Kafka({ brokers, logLevel: logLevel.NOTHING });
+    const consumer = kafka.consumer({ groupId: `${prefix}-check`, readUncommitted: false });
+    const keys = new Set<string>();
+    let records = 0;
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachBatch: async ({ batch }) => {
+          for (const message of batch.messages) {
+            records += 1;
+            keys.add(message.key?.toString('base64') ?? '');
+          }
+        },
+      });
+      const deadline = Date.now() + 60_000;
+      while (records < expected && Date.now() < deadline) await sleep(100);
+      // A little longer, so that a record past the expected count (a duplicate) shows.
+      await sleep(1_000);
+    } finally {
+      await consumer.disconnect();
+    }
+    return { records, keys: keys.size };
+  }
+
   return {
     prefix,
     url: postgres.url,
@@ -124,47 +180,35 @@ export async function preparePostgresSourceBench(
       const set = await rawStore.configs.putTaskConfigs(name, taskConfigs, 0);
       generations.set(name, set.tasks[0]?.generation ?? 0);
     },
-    async invoke(connector) {
-      invocations += 1;
-      const result = await timings.time('invocation', () =>
-        runSourceInvocation(source, {
-          connector,
-          task: 0,
-          generation: generations.get(connector) ?? 0,
-          owner: `bench-${invocations}`,
-          workerId: 'bench',
-          deadline: Date.now() + 120_000,
-        }),
+    invoke,
+    async compare({ connector, topic, baseline, uniqueKeys }) {
+      let delivered = 0;
+      let warm = true;
+      await compareThroughput({
+        name: options.name,
+        unit: 'rows',
+        ours: async () => {
+          const records = await invoke(connector);
+          delivered += records;
+          if (warm) {
+            warm = false;
+            timings.clear();
+          }
+          return records;
+        },
+        baseline,
+        cost: { function: 'source-task', recordsPerInvocation: options.perRound },
+      });
+      await timings.report(options.name);
+      const read = await readCommitted(topic, delivered);
+      console.log(
+        `${options.name}: read back read_committed ${read.records} records, ${read.keys} keys (ours delivered ${delivered})`,
       );
-      if (result.outcome !== 'completed') {
-        throw new Error(`invocation ended ${result.outcome}`, { cause: result.error });
+      if (read.records !== delivered || (uniqueKeys && read.keys !== delivered)) {
+        throw new Error(
+          `${topic} holds ${read.records} records (${read.keys} keys), not ${delivered}`,
+        );
       }
-      return result.records;
-    },
-    async readCommitted(topic, expected) {
-      const kafka = new Kafka({ brokers, logLevel: logLevel.NOTHING });
-      const consumer = kafka.consumer({ groupId: `${prefix}-check`, readUncommitted: false });
-      const keys = new Set<string>();
-      let records = 0;
-      await consumer.connect();
-      try {
-        await consumer.subscribe({ topic, fromBeginning: true });
-        await consumer.run({
-          eachBatch: async ({ batch }) => {
-            for (const message of batch.messages) {
-              records += 1;
-              keys.add(message.key?.toString('base64') ?? '');
-            }
-          },
-        });
-        const deadline = Date.now() + 60_000;
-        while (records < expected && Date.now() < deadline) await sleep(100);
-        // A little longer, so that a record past the expected count (a duplicate) shows.
-        await sleep(1_000);
-      } finally {
-        await consumer.disconnect();
-      }
-      return { records, keys: keys.size };
     },
     async close() {
       await db.end();

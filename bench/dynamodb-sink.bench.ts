@@ -6,12 +6,8 @@ import { createDynamoDbSinkClient } from '../shared/plugins/connectors/dynamodb-
 import type { DynamoDbSinkClient } from '../shared/plugins/connectors/dynamodb-sink/sink-client.js';
 import { createItemTable, dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import type { BenchServices } from './services.js';
-import {
-  forEachLimited,
-  prepareSinkBench,
-  type Timings,
-  timedSinkDescriptor,
-} from './sink-runner.js';
+import { forEachLimited, prepareSinkBench, timedSinkDescriptor } from './sink-runner.js';
+import type { Timings } from './timings.js';
 
 /**
  * `dynamodb-sink`: the DynamoDB sink (pk.mode=record_key, one item per record, each PutItem

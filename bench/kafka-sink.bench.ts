@@ -3,14 +3,10 @@ import { Kafka, logLevel, type Message } from 'kafkajs';
 import { KafkaJsClientFactory } from '../shared/adapters/kafkajs/client.js';
 import { retry } from '../shared/adapters/kafkajs/records.js';
 import { KAFKA_SINK_CLASS } from '../shared/plugins/connectors/kafka-sink/descriptor.js';
-import type {
-  KafkaClientFactory,
-  ProducerTransaction,
-  TransactionalProducer,
-} from '../shared/ports/kafka.js';
 import { createTopic } from '../test/support/sink-campaign/input.js';
 import type { BenchServices } from './services.js';
-import { prepareSinkBench, type Timings, timedSinkDescriptor } from './sink-runner.js';
+import { prepareSinkBench, timedSinkDescriptor } from './sink-runner.js';
+import { timedKafkaFactory } from './timings.js';
 
 /**
  * `kafka-sink`: the Kafka sink (ByteArrayConverter, `${topic}.ours`, one transaction per input
@@ -25,30 +21,6 @@ const PARTITIONS = 1;
 const PER_ROUND = 10_000;
 const BATCH = 500;
 
-/** `inner`, timing its transactional producers' initialisation and every transaction step. */
-function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientFactory {
-  const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
-    send: (records) => timings.time('kafka send', () => tx.send(records)),
-    sendOffsets: (group, offsets) =>
-      timings.time('kafka sendOffsets', () => tx.sendOffsets(group, offsets)),
-    commit: () => timings.time('kafka commit', () => tx.commit()),
-    abort: () => tx.abort(),
-  });
-  return {
-    idempotentProducer: (options) => inner.idempotentProducer(options),
-    admin: (options) => inner.admin(options),
-    transactionalProducer: (id, options): TransactionalProducer => {
-      const producer = inner.transactionalProducer(id, options);
-      return {
-        transactionalId: producer.transactionalId,
-        connect: () => timings.time('kafka producer init', () => producer.connect()),
-        begin: async () => wrapTx(await timings.time('kafka begin', () => producer.begin())),
-        close: () => producer.close(),
-      };
-    },
-  };
-}
-
 export async function run(services: BenchServices): Promise<void> {
   const bench = await prepareSinkBench(services, {
     name: 'kafka-sink',
@@ -59,7 +31,7 @@ export async function run(services: BenchServices): Promise<void> {
   const factory = new KafkaJsClientFactory({ brokers: bench.brokers, logLevel: logLevel.NOTHING });
   // The engine's own Kafka sink over timed clients, its put and preCommit timed by a wrapper
   // registered once the engine has built the sink.
-  const engine = bench.container({ kafka: timedFactory(factory, bench.timings) });
+  const engine = bench.container({ kafka: timedKafkaFactory(factory, bench.timings) });
   const kafkaSink = engine.plugins.resolve(KAFKA_SINK_CLASS, 'sink');
   engine.plugins.register(
     timedSinkDescriptor(kafkaSink, 'bench.TimedKafkaSinkConnector', bench.timings),

@@ -6,12 +6,8 @@ import { createS3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink
 import { S3SinkConnector } from '../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
 import { pathStyleS3Client } from '../test/support/sink-campaign/s3-target.js';
 import type { BenchServices } from './services.js';
-import {
-  forEachLimited,
-  prepareSinkBench,
-  type Timings,
-  timedSinkDescriptor,
-} from './sink-runner.js';
+import { forEachLimited, prepareSinkBench, timedSinkDescriptor } from './sink-runner.js';
+import type { Timings } from './timings.js';
 
 /**
  * `s3-sink`: the S3 sink (JSON lines, default partitioner, `flush.size` = the records of a

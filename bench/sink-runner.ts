@@ -8,7 +8,6 @@ import {
   toEsmEvent,
 } from '../shared/adapters/lambda/esm-event.js';
 import type { AnyPluginDescriptor, PluginDescriptor } from '../shared/connect/plugin.js';
-import type { TopicPartition } from '../shared/connect/records.js';
 import { createEngine, DEFAULT_ENGINE_SETTINGS, type Engine } from '../shared/engine/engine.js';
 import { systemClock } from '../shared/ports/clock.js';
 import type { KafkaClientFactory } from '../shared/ports/kafka.js';
@@ -19,8 +18,9 @@ import { testPlugins } from '../test/support/plugin-modules.js';
 import { dynaliteClient } from '../test/support/sink-campaign/dynamodb-target.js';
 import { type InputRecord, produceInput } from '../test/support/sink-campaign/input.js';
 import { wrappedSinkDescriptor } from '../test/support/wrapped-sink.js';
-import { benchRounds, compareThroughput, percentile, saveResult } from './harness.js';
+import { benchRounds, compareThroughput } from './harness.js';
 import type { BenchServices } from './services.js';
+import { Timings, timedMethods } from './timings.js';
 
 /**
  * The sink benchmarks (`s3-sink`, `dynamodb-sink`, `kafka-sink`): the input is a real topic of
@@ -42,47 +42,6 @@ import type { BenchServices } from './services.js';
 /** Timed rounds of each side (the input holds one more slice, for the warm-up). */
 export const ROUNDS = benchRounds();
 
-/** Step durations in milliseconds. */
-export class Timings {
-  readonly #steps = new Map<string, number[]>();
-
-  record(step: string, ms: number): void {
-    const list = this.#steps.get(step) ?? [];
-    list.push(ms);
-    this.#steps.set(step, list);
-  }
-
-  async time<T>(step: string, work: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      this.record(step, performance.now() - started);
-    }
-  }
-
-  clear(): void {
-    this.#steps.clear();
-  }
-
-  /** Prints p50/p99/total per step and saves `<name>-steps.json`. */
-  async report(name: string): Promise<void> {
-    const steps = [...this.#steps].map(([step, ms]) => ({
-      step,
-      count: ms.length,
-      p50: Number(percentile(ms, 50).toFixed(2)),
-      p99: Number(percentile(ms, 99).toFixed(2)),
-      totalMs: Math.round(ms.reduce((a, b) => a + b, 0)),
-    }));
-    for (const { step, count, p50, p99, totalMs } of steps) {
-      console.log(
-        `${name}: ${step.padEnd(22)} p50=${p50}ms p99=${p99}ms total=${totalMs}ms (n=${count})`,
-      );
-    }
-    await saveResult(`${name}-steps`, steps);
-  }
-}
-
 /** `inner` under `className`, timing its tasks' `put` and `preCommit`. */
 export function timedSinkDescriptor(
   inner: PluginDescriptor<'sink'>,
@@ -95,31 +54,12 @@ export function timedSinkDescriptor(
   });
 }
 
-/** `target[prop]`, bound to `target` when it is a method (private fields need the real `this`). */
-function bound(target: object, prop: string | symbol): unknown {
-  const value: unknown = Reflect.get(target, prop, target);
-  return typeof value === 'function' ? value.bind(target) : value;
-}
-
 /** `store`, timing the read and the sink offset writes the sink runtime makes. */
 function timedStore(store: StateStore, timings: Timings): StateStore {
-  const { offsets, status } = store;
   return {
     ...store,
-    offsets: new Proxy(offsets, {
-      get: (target, prop) =>
-        prop === 'commitSinkOffset'
-          ? (...args: Parameters<typeof offsets.commitSinkOffset>) =>
-              timings.time('state commitSinkOffset', () => target.commitSinkOffset(...args))
-          : bound(target, prop),
-    }),
-    status: new Proxy(status, {
-      get: (target, prop) =>
-        prop === 'getSinkSnapshot'
-          ? (c: string, p: readonly TopicPartition[]) =>
-              timings.time('state getSinkSnapshot', () => target.getSinkSnapshot(c, p))
-          : bound(target, prop),
-    }),
+    offsets: timedMethods(store.offsets, { commitSinkOffset: 'state commitSinkOffset' }, timings),
+    status: timedMethods(store.status, { getSinkSnapshot: 'state getSinkSnapshot' }, timings),
   };
 }
 

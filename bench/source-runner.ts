@@ -13,17 +13,13 @@ import {
   type EngineSettings,
 } from '../shared/engine/engine.js';
 import { datagenDescriptor } from '../shared/plugins/connectors/datagen/descriptor.js';
-import type {
-  KafkaClientFactory,
-  OutgoingRecord,
-  ProducerTransaction,
-  TransactionalProducer,
-} from '../shared/ports/kafka.js';
+import type { KafkaClientFactory, OutgoingRecord } from '../shared/ports/kafka.js';
 import type { StateStore } from '../shared/ports/state-store.js';
 import { runSourceInvocation } from '../shared/runtime/source/source-task-runner.js';
 import { testPlugins } from '../test/support/plugin-modules.js';
-import { compareThroughput, percentile, saveResult } from './harness.js';
+import { compareThroughput } from './harness.js';
 import type { BenchServices } from './services.js';
+import { Timings, timedKafkaFactory, timedMethods } from './timings.js';
 
 /**
  * The source benchmarks: datagen → our source runner (the engine, as a Lambda container builds
@@ -51,101 +47,57 @@ import type { BenchServices } from './services.js';
 const perRound = 10_000;
 const batch = 500;
 
-type Timings = Map<string, number[]>;
-
-function record(timings: Timings, step: string, ms: number) {
-  const list = timings.get(step) ?? [];
-  list.push(ms);
-  timings.set(step, list);
-}
-
-async function time<T>(timings: Timings, step: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    record(timings, step, performance.now() - started);
-  }
-}
-
-/** Times the producer steps of every transaction. */
-function timedFactory(inner: KafkaClientFactory, timings: Timings): KafkaClientFactory {
-  const wrapTx = (tx: ProducerTransaction): ProducerTransaction => ({
-    send: (records) => time(timings, 'kafka send', () => tx.send(records)),
-    sendOffsets: (group, offsets) =>
-      time(timings, 'kafka sendOffsets', () => tx.sendOffsets(group, offsets)),
-    commit: () => time(timings, 'kafka commit', () => tx.commit()),
-    abort: () => tx.abort(),
-  });
-  return {
-    transactionalProducer: (id, options) => {
-      const producer = inner.transactionalProducer(id, options);
-      const wrapped: TransactionalProducer = {
-        transactionalId: producer.transactionalId,
-        connect: () => time(timings, 'producer init', () => producer.connect()),
-        begin: async () => wrapTx(await producer.begin()),
-        close: () => producer.close(),
-      };
-      return wrapped;
-    },
-    idempotentProducer: (options) => inner.idempotentProducer(options),
-    admin: () => inner.admin(),
-  };
-}
-
 /** Times the state-store calls the runner makes. */
-function timedStore(store: StateStore, timings: Timings): StateStore {
-  const offsets = store.offsets;
-  const leases = store.leases;
+export function timedStore(store: StateStore, timings: Timings): StateStore {
   return {
     ...store,
-    leases: {
-      ...leases,
-      acquireLease: (r) => time(timings, 'lease acquire', () => leases.acquireLease(r)),
-      releaseLease: (l) => time(timings, 'lease release', () => leases.releaseLease(l)),
-      renewLease: (l, t) => leases.renewLease(l, t),
-      getLease: (r) => leases.getLease(r),
-    },
-    offsets: {
-      ...offsets,
-      getSourceOffsets: (r) => time(timings, 'recovery read', () => offsets.getSourceOffsets(r)),
-      listSourceOffsets: (c) => offsets.listSourceOffsets(c),
-      writePendingSourceOffsets: (r, p, f) =>
-        time(timings, 'dynamodb pending', () => offsets.writePendingSourceOffsets(r, p, f)),
-      promotePendingSourceOffsets: (r, s, f) =>
-        time(timings, 'dynamodb promote', () => offsets.promotePendingSourceOffsets(r, s, f)),
-      promoteAndWritePendingSourceOffsets: (r, s, p, f) =>
-        time(timings, 'dynamodb promote+pending', () =>
-          offsets.promoteAndWritePendingSourceOffsets(r, s, p, f),
-        ),
-      discardPendingSourceOffsets: (r, s, f) => offsets.discardPendingSourceOffsets(r, s, f),
-      commitSinkOffset: (c, o) => offsets.commitSinkOffset(c, o),
-      getSinkOffsets: (c) => offsets.getSinkOffsets(c),
-      alterSinkOffsets: (c, x) => offsets.alterSinkOffsets(c, x),
-      resetSinkOffsets: (c) => offsets.resetSinkOffsets(c),
-    },
+    leases: timedMethods(
+      store.leases,
+      { acquireLease: 'lease acquire', releaseLease: 'lease release' },
+      timings,
+    ),
+    offsets: timedMethods(
+      store.offsets,
+      {
+        getSourceOffsets: 'recovery read',
+        writePendingSourceOffsets: 'dynamodb pending',
+        promotePendingSourceOffsets: 'dynamodb promote',
+        promoteAndWritePendingSourceOffsets: 'dynamodb promote+pending',
+      },
+      timings,
+    ),
   };
 }
 
-/** Times the connector's tasks' polls. */
-function timedConnector(connector: SourceConnector, timings: Timings): SourceConnector {
+/** Times the connector's tasks' start, polls, commits and stop. */
+export function timedConnector(connector: SourceConnector, timings: Timings): SourceConnector {
   const createTask = connector.createTask.bind(connector);
   connector.createTask = () => {
     const task: SourceTask = createTask();
+    const start = task.start.bind(task);
     const poll = task.poll.bind(task);
-    task.poll = () => time(timings, 'task poll', poll);
+    const commit = task.commit.bind(task);
+    const stop = task.stop.bind(task);
+    task.start = (props, context) => timings.time('task start', () => start(props, context));
+    task.poll = () => timings.time('task poll', poll);
+    task.commit = () => timings.time('task commit', commit);
+    task.stop = () => timings.time('task stop', stop);
     return task;
   };
   return connector;
 }
 
-/** A timed datagen under its own class name: its tasks' polls are timed. */
-function timedDatagen(timings: Timings): PluginDescriptor<'source'> {
+/** `plugin` under `className`, its tasks' steps timed (see {@link timedConnector}). */
+export function timedSourceDescriptor(
+  plugin: PluginDescriptor<'source'>,
+  className: string,
+  timings: Timings,
+): PluginDescriptor<'source'> {
   return {
-    ...datagenDescriptor,
-    className: 'bench.TimedDatagenSourceConnector',
+    ...plugin,
+    className,
     aliases: [],
-    create: () => timedConnector(datagenDescriptor.create(), timings),
+    create: () => timedConnector(plugin.create(), timings),
   };
 }
 
@@ -265,7 +217,7 @@ export async function runSourceBench(
   });
   const tableName = `bench-${Date.now().toString(36)}`;
   await ensureTable(client, tableName);
-  const timings: Timings = new Map();
+  const timings = new Timings();
   const rawStore = createDynamoDbStateStore({ client, tableName });
   const inner = new KafkaJsClientFactory({ brokers, logLevel: logLevel.NOTHING });
   const settings: EngineSettings = {
@@ -277,8 +229,10 @@ export async function runSourceBench(
   const engine: Engine = createEngine(
     {
       store: timedStore(rawStore, timings),
-      kafka: timedFactory(inner, timings),
-      pluginModules: testPlugins(timedDatagen(timings)),
+      kafka: timedKafkaFactory(inner, timings),
+      pluginModules: testPlugins(
+        timedSourceDescriptor(datagenDescriptor, 'bench.TimedDatagenSourceConnector', timings),
+      ),
     },
     settings,
   );
@@ -403,16 +357,7 @@ export async function runSourceBench(
       cost: { function: 'source-task', recordsPerInvocation: perRound },
     });
     // The steps above describe the first comparison's rounds only.
-    const steps = [...timings].map(([step, ms]) => ({
-      step,
-      count: ms.length,
-      p50: Number(percentile(ms, 50).toFixed(2)),
-      p99: Number(percentile(ms, 99).toFixed(2)),
-    }));
-    for (const { step, count, p50, p99 } of steps) {
-      console.log(`${name}: ${step.padEnd(18)} p50=${p50}ms p99=${p99}ms (n=${count})`);
-    }
-    await saveResult(`${name}-steps`, steps);
+    await timings.report(name);
     await compareThroughput({
       name: `${name}-same-records`,
       unit: 'records',

@@ -8,39 +8,14 @@
  * The registry costs a JVM (about 200 MB) and seconds of start-up on two cores, so the global
  * setup starts it only when a selected test file uses it: {@link SCHEMA_REGISTRY_MARKER}.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const scripts = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts');
+import { type ScriptedService, startScriptedService } from './service-script.js';
 
 /** A test file that names this (as in `inject('schemaRegistryUrl')`) gets the registry. */
 export const SCHEMA_REGISTRY_MARKER = 'schemaRegistryUrl';
 
-export interface RunningSchemaRegistry {
-  /** Base URL of Confluent's REST API, e.g. `http://127.0.0.1:18081/apis/ccompat/v7`. */
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-function script(name: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // The first start builds the registry: minutes on busy cores.
-    const file = join(scripts, 'schema-registry', name);
-    execFile('bash', [file], { env, timeout: 900_000 }, (error, stdout, stderr) => {
-      if (error === null) resolve({ stdout, stderr });
-      else {
-        const tail = stderr.trim().split('\n').slice(-15).join('\n');
-        reject(
-          new Error(
-            `scripts/schema-registry/${name} failed (${error.code ?? error.message}):\n${tail}`,
-          ),
-        );
-      }
-    });
-  });
-}
+/** Its `url`: the base URL of Confluent's REST API, e.g. `http://127.0.0.1:18081/apis/ccompat/v7`. */
+export type RunningSchemaRegistry = ScriptedService;
 
 /** The registry to test against, started when needed. */
 export async function ensureSchemaRegistry(
@@ -50,18 +25,8 @@ export async function ensureSchemaRegistry(
   if (given !== undefined && given !== '') {
     return { url: given.replace(/\/+$/, ''), stop: async () => {} };
   }
-  const { stdout, stderr } = await script('start.sh', env);
-  const url = stdout.trim().split('\n').pop() ?? '';
-  if (!url.startsWith('http://')) {
-    throw new Error(`scripts/schema-registry/start.sh printed no URL:\n${stderr}`);
-  }
-  const startedHere = !stderr.includes('already running');
-  return {
-    url,
-    stop: async () => {
-      if (startedHere) await script('stop.sh', env);
-    },
-  };
+  // The first start builds the registry: minutes on busy cores.
+  return startScriptedService('schema-registry', 'http://', { env, timeoutMs: 900_000 });
 }
 
 /** True when one of `files` (test file paths) names {@link SCHEMA_REGISTRY_MARKER}. */

@@ -9,7 +9,7 @@ import type {
   TransactionalProducer,
 } from '../../ports/kafka.js';
 import { mapKafkaError } from './errors.js';
-import { positions, RecordingPartitioner, retry, toBatch } from './records.js';
+import { positions, RecordingPartitioner, retry, sendInRequests, toBatch } from './records.js';
 
 const compressionTypes: Readonly<Record<CompressionType, CompressionTypes>> = {
   none: CompressionTypes.None,
@@ -34,17 +34,19 @@ class KafkaJsTransaction implements ProducerTransaction {
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     if (records.length === 0) return [];
-    const { messages, topicMessages } = toBatch(records);
-    try {
-      const results = await this.tx.sendBatch({
-        topicMessages,
-        acks: -1,
-        compression: this.compression,
-      });
-      return positions(records, messages, this.partitioner, results);
-    } catch (error) {
-      throw mapKafkaError(error, `transactional send (${this.transactionalId})`);
-    }
+    return sendInRequests(records, async (slice) => {
+      const { messages, topicMessages } = toBatch(slice);
+      try {
+        const results = await this.tx.sendBatch({
+          topicMessages,
+          acks: -1,
+          compression: this.compression,
+        });
+        return positions(slice, messages, this.partitioner, results);
+      } catch (error) {
+        throw mapKafkaError(error, `transactional send (${this.transactionalId})`);
+      }
+    });
   }
 
   async sendOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -158,17 +160,19 @@ export class KafkaJsIdempotentProducer implements IdempotentProducer {
 
   async send(records: readonly OutgoingRecord[]): Promise<TopicPartitionOffset[]> {
     if (records.length === 0) return [];
-    const { messages, topicMessages } = toBatch(records);
-    try {
-      const results = await this.#producer.sendBatch({
-        topicMessages,
-        acks: -1,
-        compression: this.#compression,
-      });
-      return positions(records, messages, this.#partitioner, results);
-    } catch (error) {
-      throw mapKafkaError(error, 'idempotent send');
-    }
+    return sendInRequests(records, async (slice) => {
+      const { messages, topicMessages } = toBatch(slice);
+      try {
+        const results = await this.#producer.sendBatch({
+          topicMessages,
+          acks: -1,
+          compression: this.#compression,
+        });
+        return positions(slice, messages, this.#partitioner, results);
+      } catch (error) {
+        throw mapKafkaError(error, 'idempotent send');
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -125,6 +125,64 @@ export class RecordingPartitioner {
   }
 }
 
+/**
+ * The most bytes of records (keys, values, headers and a per-record allowance) one produce
+ * request carries, a little under the Java producer's `max.request.size` (1 MiB): kafkajs puts
+ * all the records of a send for one partition into one record batch, and the broker refuses a
+ * batch over its `message.max.bytes` (1 MiB + 12 bytes by default) with MESSAGE_TOO_LARGE.
+ */
+export const MAX_REQUEST_BYTES = 1_000_000;
+/** Bytes a record takes besides its key, value and headers' bytes (length varints, deltas…), at most. */
+const RECORD_OVERHEAD = 32;
+
+function sizeOf(record: OutgoingRecord): number {
+  let bytes = RECORD_OVERHEAD + (record.key?.length ?? 0) + (record.value?.length ?? 0);
+  for (const header of record.headers ?? []) {
+    bytes += 8 + header.key.length * 3 + (header.value?.length ?? 0);
+  }
+  return bytes;
+}
+
+/**
+ * `records` cut, in order, into runs of at most `maxBytes` (a record larger than that alone), one
+ * produce request each; `records` itself when it fits in one.
+ */
+export function requestSlices(
+  records: readonly OutgoingRecord[],
+  maxBytes = MAX_REQUEST_BYTES,
+): (readonly OutgoingRecord[])[] {
+  const slices: (readonly OutgoingRecord[])[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < records.length; i += 1) {
+    const size = sizeOf(records[i] as OutgoingRecord);
+    if (i > start && bytes + size > maxBytes) {
+      slices.push(records.slice(start, i));
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+  }
+  slices.push(start === 0 ? records : records.slice(start));
+  return slices;
+}
+
+/**
+ * Sends `records` through `sendOne`, one request per {@link requestSlices} slice, one after the
+ * other (the producers keep one request in flight, so a partition's records stay in order);
+ * their positions in input order.
+ */
+export async function sendInRequests(
+  records: readonly OutgoingRecord[],
+  sendOne: (slice: readonly OutgoingRecord[]) => Promise<TopicPartitionOffset[]>,
+): Promise<TopicPartitionOffset[]> {
+  const slices = requestSlices(records);
+  if (slices.length === 1) return sendOne(records);
+  const out: TopicPartitionOffset[] = [];
+  for (const slice of slices) out.push(...(await sendOne(slice)));
+  return out;
+}
+
 /** The kafkajs batch for `records`, and their messages in input order. */
 export function toBatch(records: readonly OutgoingRecord[]) {
   const messages: Message[] = new Array(records.length);

@@ -77,6 +77,27 @@ describe('KafkaJsClientFactory (kafkajs adapter of the Kafka port)', () => {
     });
   });
 
+  it('sends a transaction larger than the broker takes in one request (message.max.bytes) to one partition', async () => {
+    const topic = uniqueName('large');
+    await admin.createTopics([{ topic, partitions: 1 }]);
+    const producer = factory.transactionalProducer(uniqueName('txid'));
+    await producer.connect();
+    // 3,000 records of 1 KB: 3 MB for one partition, three times the broker's default limit.
+    const records = Array.from({ length: 3_000 }, (_, i) => ({
+      topic,
+      key: text(`key-${i}`),
+      value: text(String(i).padEnd(1_000, '.')),
+    }));
+    const tx = await producer.begin();
+    const landed = await tx.send(records);
+    await tx.commit();
+    await producer.close();
+
+    const seen = await readAll(topic, records.length);
+    expect(landed.map((p) => p.offset)).toEqual(records.map((_, i) => i));
+    expect(seen.map((s) => s.message.key?.toString())).toEqual(records.map((_, i) => `key-${i}`));
+  });
+
   it('raises FencedError on the older producer once a newer one initialises the same id', async () => {
     const topic = uniqueName('fenced');
     await admin.createTopics([{ topic, partitions: 1 }]);

@@ -51,6 +51,9 @@ import {
 import type { DecimalHandlingMode, TimePrecisionMode, TypeMappingOptions } from './column-types.js';
 import type { TableFilterConfig } from './table-filter.js';
 
+/** The connector's name in its connections' `application_name`. */
+const CONNECTOR = 'postgres-cdc';
+
 /** The parsed config of a task (the connector's is task 0 of 1). */
 export interface PostgresCdcConfig extends TableFilterConfig {
   readonly connection: ConnectionSettings;
@@ -108,7 +111,7 @@ function connectionOf(values: Record<string, unknown>): ConnectionSettings {
   };
   let settings: ConnectionSettings;
   if (url !== null) {
-    settings = connectionSettingsOf({ ...credentials, [CONNECTION_URL_CONFIG]: url });
+    settings = connectionSettingsOf({ ...credentials, [CONNECTION_URL_CONFIG]: url }, CONNECTOR);
   } else {
     if (host === null)
       throw invalid(
@@ -122,6 +125,7 @@ function connectionOf(values: Record<string, unknown>): ConnectionSettings {
     const built = `postgres://${hostPart}:${values[PORT_CONFIG]}/${encodeURIComponent(dbname)}?sslmode=${String(values[SSLMODE_CONFIG]).toLowerCase()}`;
     try {
       settings = parseConnectionUrl(built, {
+        connector: CONNECTOR,
         user: credentials[CONNECTION_USER_CONFIG] ?? undefined,
         password: credentials[CONNECTION_PASSWORD_CONFIG]?.value(),
       });
@@ -130,10 +134,7 @@ function connectionOf(values: Record<string, unknown>): ConnectionSettings {
       throw error;
     }
   }
-  // The shared URL reader names the sink in application_name when the URL names none.
-  return settings.applicationName === 'serverless-connect postgres-sink'
-    ? { ...settings, applicationName: 'serverless-connect postgres-cdc' }
-    : settings;
+  return settings;
 }
 
 function exclusive(values: Record<string, unknown>, include: string, exclude: string): void {

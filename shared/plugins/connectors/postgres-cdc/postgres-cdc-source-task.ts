@@ -39,7 +39,7 @@ import { planTask, type TaskPlan } from './cdc-plan.js';
 import { ChangeRecords } from './change-records.js';
 import { ChangeStream } from './change-stream.js';
 import { heartbeatTopicOf, type SnapshotMarker } from './debezium-schemas.js';
-import { type Lsn, maxLsn, parseLsn } from './lsn.js';
+import { type Lsn, lsnFromOffsetValue, maxLsn, parseLsn } from './lsn.js';
 import { connectQueryClient, ReplicationStream } from './replication-stream.js';
 import { SnapshotReader, type SnapshotRow } from './snapshot-reader.js';
 import { tableIdText } from './table-filter.js';
@@ -299,12 +299,18 @@ export class PostgresCdcSourceTask extends SourceTask {
     record: SourceRecord,
     _metadata: RecordMetadata | null,
   ): Promise<void> {
-    const position = safeParse(record.sourceOffset);
-    if (position?.kind !== 'stream') return;
+    // A streamed event's or heartbeat's offset says it in `lsn_commit` (called for every record:
+    // no whole parse); a snapshot's last record confirms its consistent point.
+    let confirmable = lsnFromOffsetValue(record.sourceOffset?.lsn_commit);
+    if (confirmable === undefined) {
+      const position = safeParse(record.sourceOffset);
+      if (position?.kind !== 'stream') return;
+      confirmable = position.confirmable;
+    }
     this.#committedConfirmable =
       this.#committedConfirmable === null
-        ? position.confirmable
-        : maxLsn(this.#committedConfirmable, position.confirmable);
+        ? confirmable
+        : maxLsn(this.#committedConfirmable, confirmable);
   }
 
   /**

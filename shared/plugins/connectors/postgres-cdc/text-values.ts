@@ -16,11 +16,12 @@ function invalid(what: string, text: string): DataError {
   return new DataError(`Invalid PostgreSQL ${what} value: ${JSON.stringify(text)}`);
 }
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** A bigint as a number when it is a safe integer (Connect's int64 convention). */
 export function int64Value(value: bigint): number | bigint {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : value;
+  return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
 }
 
 export function parseBoolean(text: string): boolean {
@@ -35,9 +36,12 @@ export function parseInteger(text: string): number {
   return value;
 }
 
+const INTEGER = /^-?\d+$/;
+
 export function parseBigInteger(text: string): number | bigint {
-  if (!/^-?\d+$/.test(text)) throw invalid('bigint', text);
-  return int64Value(BigInt(text));
+  if (!INTEGER.test(text)) throw invalid('bigint', text);
+  // Up to 15 digits is always a safe integer: no bigint on the common path.
+  return text.length <= 15 ? Number(text) : int64Value(BigInt(text));
 }
 
 /** float4/float8: numbers, `NaN`, `Infinity`, `-Infinity`. */
@@ -145,12 +149,23 @@ function fractionOf(micros: bigint, digits: number | 'trim'): string {
   return digits <= 0 ? '' : `.${text.slice(0, Math.min(digits, 6)).padEnd(digits, '0')}`;
 }
 
+const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+
 /**
  * timestamptz → Debezium's ZonedTimestamp: ISO-8601 in UTC with `fractionDigits` fraction digits
  * (the column's precision), e.g. `2024-05-01T10:00:00.123456Z`; `infinity` stays as is.
  */
 export function formatZonedTimestamp(text: string, fractionDigits: number): string {
   if (text === 'infinity' || text === '-infinity') return text;
+  // The sessions' TimeZone=UTC makes nearly every value `YYYY-MM-DD HH:MM:SS[.f]+00`: rewritten.
+  const utc = UTC_TIMESTAMP.exec(text);
+  if (utc !== null) {
+    const fraction =
+      fractionDigits <= 0
+        ? ''
+        : `.${(utc[3] ?? '').padEnd(6, '0').slice(0, Math.min(fractionDigits, 6)).padEnd(fractionDigits, '0')}`;
+    return `${utc[1]}T${utc[2]}${fraction}Z`;
+  }
   const micros = parseTimestampMicros(text);
   const millis = Number(micros / 1000n - (micros % 1000n < 0n ? 1n : 0n));
   const date = new Date(millis);

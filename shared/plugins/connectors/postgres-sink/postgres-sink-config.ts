@@ -253,7 +253,7 @@ export function parsePostgresSinkConfig(
       `deletes are only supported for ${PK_MODE_CONFIG}=record_key`,
     );
   }
-  const connection = connectionSettingsOf(values);
+  const connection = connectionSettingsOf(values, 'postgres-sink');
   const whitelist = values[FIELDS_WHITELIST_CONFIG] as string[];
   const jsonb = values[VALUE_JSONB_COLUMN_CONFIG];
   return {

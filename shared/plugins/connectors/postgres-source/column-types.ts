@@ -14,7 +14,7 @@ import {
   type Schema,
   SchemaBuilder,
 } from 'serverless-connect/connect';
-import type { TimeZone } from '../s3-sink/time-zone.js';
+import type { TimeZone } from '../time-zone.js';
 import { parseArrayLiteral, parseBytea } from './pg-text.js';
 import { microsToMillis, parseDateDays, parseTimeMillis, parseTimestamp } from './pg-time.js';
 

@@ -8,7 +8,7 @@
  * source does through `db.timezone`.
  */
 import { DataError } from 'serverless-connect/connect';
-import { localToUtc, type TimeZone } from '../s3-sink/time-zone.js';
+import { localToUtc, type TimeZone } from '../time-zone.js';
 
 export const MICROS_PER_MILLI = 1000n;
 export const MICROS_PER_SECOND = 1_000_000n;

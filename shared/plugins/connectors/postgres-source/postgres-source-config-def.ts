@@ -14,7 +14,7 @@ import {
   ValidString,
 } from 'serverless-connect/connect';
 import { CONNECTION_CONFIG_DEF } from '../postgres/connection-config.js';
-import { timeZoneOf } from '../s3-sink/time-zone.js';
+import { timeZoneOf } from '../time-zone.js';
 import { NUMERIC_MAPPINGS, type NumericMapping } from './column-types.js';
 import type { SourceMode } from './criteria.js';
 import { TABLE_TYPES } from './table-discovery.js';

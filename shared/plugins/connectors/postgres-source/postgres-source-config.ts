@@ -4,7 +4,7 @@
  */
 import { connectionSettingsOf } from '../postgres/connection-config.js';
 import type { ConnectionSettings } from '../postgres/connection-url.js';
-import { type TimeZone, timeZoneOf } from '../s3-sink/time-zone.js';
+import { type TimeZone, timeZoneOf } from '../time-zone.js';
 import type { NumericMapping } from './column-types.js';
 import type { SourceMode } from './criteria.js';
 import {
@@ -134,7 +134,7 @@ export function parsePostgresSourceConfig(
       : (String(explicit).toLowerCase() as NumericMapping);
   const initial = values[TIMESTAMP_INITIAL_CONFIG];
   return {
-    connection: connectionSettingsOf(values),
+    connection: connectionSettingsOf(values, 'postgres-source'),
     mode,
     incrementingColumn: incrementing === '' ? null : incrementing,
     timestampColumns: timestamps,

@@ -19,7 +19,7 @@ import {
   SourceRecord,
 } from 'serverless-connect/connect';
 import type { PgClient, PgField } from '../postgres/pg-client.js';
-import type { TimeZone } from '../s3-sink/time-zone.js';
+import type { TimeZone } from '../time-zone.js';
 import {
   bulkStatement,
   type CriteriaColumns,

@@ -50,16 +50,18 @@ export const CONNECTION_CONFIG_DEF: ConfigDef = new ConfigDef()
   });
 
 /**
- * The connection settings of parsed config `values` (from a ConfigDef extending
+ * The connection settings of `connector`'s parsed config `values` (from a ConfigDef extending
  * {@link CONNECTION_CONFIG_DEF}): `connection.user` and `connection.password` win over the URL's.
  * @throws ConfigError on `connection.url` for a URL that is not PostgreSQL's.
  */
 export function connectionSettingsOf(
   values: Readonly<Record<string, unknown>>,
+  connector: string,
 ): ConnectionSettings {
   const user = values[CONNECTION_USER_CONFIG];
   const password = values[CONNECTION_PASSWORD_CONFIG];
   return parseConnectionUrl(String(values[CONNECTION_URL_CONFIG]), {
+    connector,
     user: typeof user === 'string' && user !== '' ? user : undefined,
     password: password instanceof Password ? password.value() : undefined,
   });

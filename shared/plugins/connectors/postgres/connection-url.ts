@@ -76,15 +76,26 @@ function normalise(url: string): string {
   return `postgresql://localhost/${rest.replace(/^\//, '')}`;
 }
 
+/** Who connects, and the credentials that win over the URL's. */
+export interface ConnectionUrlOptions {
+  /**
+   * The connector's name (`postgres-sink`, `postgres-source`, `postgres-cdc`): the connections'
+   * `application_name` is `serverless-connect <connector>` unless the URL's `ApplicationName`
+   * names another, so `pg_stat_activity` tells the connectors apart.
+   */
+  readonly connector: string;
+  /** `connection.user`. */
+  readonly user?: string | undefined;
+  /** `connection.password`. */
+  readonly password?: string | undefined;
+}
+
 /**
- * Reads `url` (JDBC or libpq form); `override.user` and `override.password`
- * (`connection.user`, `connection.password`) win over the URL's own.
+ * Reads `url` (JDBC or libpq form); `options.user` and `options.password` (`connection.user`,
+ * `connection.password`) win over the URL's own.
  * @throws ConfigError on connection.url: another scheme, several hosts, a bad port or sslmode.
  */
-export function parseConnectionUrl(
-  url: string,
-  override: { readonly user?: string | undefined; readonly password?: string | undefined } = {},
-): ConnectionSettings {
+export function parseConnectionUrl(url: string, options: ConnectionUrlOptions): ConnectionSettings {
   const text = normalise(url);
   const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(text)?.[1] ?? '';
   if (authority.replace(/\[[^\]]*\]/g, '').includes(',')) {
@@ -115,11 +126,11 @@ export function parseConnectionUrl(
     host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost',
     port,
     database: database === '' ? 'postgres' : database,
-    user: override.user ?? urlUser,
-    password: override.password ?? urlPassword,
+    user: options.user ?? urlUser,
+    password: options.password ?? urlPassword,
     ssl: sslOf(url, params),
     searchPath: params.get('currentSchema') ?? undefined,
-    applicationName: params.get('ApplicationName') ?? 'serverless-connect postgres-sink',
+    applicationName: params.get('ApplicationName') ?? `serverless-connect ${options.connector}`,
     connectTimeoutMs: seconds === undefined || seconds === 0 ? undefined : seconds * 1000,
   };
 }

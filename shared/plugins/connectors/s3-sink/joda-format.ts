@@ -7,7 +7,7 @@
  * Supported letters: `G C Y y x w e E D M d a K h H k m s S z Z`; text in single quotes is
  * literal (`''` is a quote); other non-letters are literal. Other letters are refused.
  */
-import { type TimeZone, timeZoneOf } from './time-zone.js';
+import { type TimeZone, timeZoneOf } from '../time-zone.js';
 
 /** One element of a compiled pattern. */
 export type JodaToken =

@@ -9,9 +9,9 @@
  *   with `path.format` (TimeBasedPartitioner, HourlyPartitioner, DailyPartitioner)
  */
 import { DataError, LogicalTimestamp, type SinkRecord } from 'serverless-connect/connect';
+import { localToUtc } from '../time-zone.js';
 import { nestedFieldValue } from './field-values.js';
 import { JodaFormatter } from './joda-format.js';
-import { localToUtc } from './time-zone.js';
 
 /** Maps a record to its encoded partition. */
 export interface Partitioner {

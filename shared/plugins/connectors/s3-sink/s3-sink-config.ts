@@ -7,6 +7,7 @@ import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { invalidValue } from 'serverless-connect/connect';
 import type { DecimalFormat } from '../../converters/json-encode.js';
 import { type S3Connection, s3ClientSettings, s3ConnectionOf } from '../s3-connection-config.js';
+import { timeZoneOf } from '../time-zone.js';
 import { compileJodaPattern } from './joda-format.js';
 import { normalizeTopicsDir } from './object-naming.js';
 import {
@@ -47,7 +48,6 @@ import {
   TIMEZONE_CONFIG,
   TOPICS_DIR_CONFIG,
 } from './s3-sink-config-def.js';
-import { timeZoneOf } from './time-zone.js';
 
 export * from './s3-sink-config-def.js';
 

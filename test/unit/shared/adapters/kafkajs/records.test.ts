@@ -5,6 +5,7 @@ import {
   murmur2,
   positions,
   RecordingPartitioner,
+  requestSlices,
   toBatch,
   toMessage,
 } from '../../../../../shared/adapters/kafkajs/records.js';
@@ -139,5 +140,30 @@ describe('positions', () => {
     });
 
     expect(() => positions(records, messages, recording, [])).toThrow(/no produce result for a-3/);
+  });
+});
+
+describe('requestSlices', () => {
+  const record = (size: number, topic = 't'): OutgoingRecord => ({
+    topic,
+    key: null,
+    value: new Uint8Array(size),
+  });
+
+  it('keeps a send that fits in one request whole', () => {
+    const records = [record(100), record(200)];
+    expect(requestSlices(records, 1_000)).toEqual([records]);
+  });
+
+  it('cuts a larger send, in order, into runs under the limit, a record too large for any alone', () => {
+    const records = [record(400), record(400), record(400), record(5_000), record(10)];
+    const slices = requestSlices(records, 1_000);
+    expect(slices.map((slice) => slice.map((r) => r.value?.length))).toEqual([
+      [400, 400],
+      [400],
+      [5_000],
+      [10],
+    ]);
+    expect(slices.flat()).toEqual(records);
   });
 });

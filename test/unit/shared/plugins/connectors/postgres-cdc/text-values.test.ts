@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../../../../../shared/connect/errors.js';
 import {
@@ -22,6 +23,10 @@ describe('PostgreSQL text values', () => {
   it('reads numbers: int8 beyond 2^53 as bigint, floats with their specials, numeric, money', () => {
     expect(parseBigInteger('42')).toBe(42);
     expect(parseBigInteger('9223372036854775807')).toBe(9223372036854775807n);
+    expect(parseBigInteger('-999999999999999')).toBe(-999_999_999_999_999);
+    expect(parseBigInteger('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parseBigInteger('9007199254740992')).toBe(9007199254740992n);
+    expect(() => parseBigInteger('12a')).toThrow(DataError);
     expect(parseDouble('NaN')).toBeNaN();
     expect(parseDouble('-Infinity')).toBe(Number.NEGATIVE_INFINITY);
     expect(() => parseDouble('x')).toThrow(DataError);
@@ -60,8 +65,33 @@ describe('PostgreSQL text values', () => {
     expect(formatZonedTimestamp('2024-02-29 12:34:56+00', 0)).toBe('2024-02-29T12:34:56Z');
     expect(formatZonedTimestamp('1969-12-31 23:59:59.5+00', 3)).toBe('1969-12-31T23:59:59.500Z');
     expect(formatZonedTimestamp('infinity', 6)).toBe('infinity');
+    expect(formatZonedTimestamp('2024-02-29 12:34:56.123456+00', 2)).toBe(
+      '2024-02-29T12:34:56.12Z',
+    );
     expect(formatZonedTime('01:00:00.25+02')).toBe('23:00:00.25Z');
     expect(formatZonedTime('12:00:00-05:30')).toBe('17:30:00Z');
+  });
+
+  it("formats a UTC timestamptz (the sessions' form) as it formats the same instant at any offset", () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z') }),
+        fc.integer({ min: 0, max: 999_999 }),
+        fc.integer({ min: 0, max: 6 }),
+        (date, micros, digits) => {
+          // PostgreSQL's output: the fraction without trailing zeros, none when zero.
+          const fraction =
+            micros === 0 ? '' : `.${String(micros).padStart(6, '0')}`.replace(/0+$/, '');
+          const local =
+            `${String(date.getUTCFullYear()).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ` +
+            `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}${fraction}`;
+          expect(formatZonedTimestamp(`${local}+00`, digits)).toBe(
+            formatZonedTimestamp(`${local}-00`, digits),
+          );
+        },
+      ),
+    );
   });
 
   it("reads intervals as Debezium's MicroDuration (a month is 365.25 / 12 days)", () => {

@@ -7,7 +7,7 @@ import {
   type NumericMapping,
   numericTypmod,
 } from '../../../../../../shared/plugins/connectors/postgres-source/column-types.js';
-import { timeZoneOf } from '../../../../../../shared/plugins/connectors/s3-sink/time-zone.js';
+import { timeZoneOf } from '../../../../../../shared/plugins/connectors/time-zone.js';
 
 const settings = (numericMapping: NumericMapping = 'none') => ({
   numericMapping,

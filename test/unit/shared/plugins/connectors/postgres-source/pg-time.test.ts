@@ -9,7 +9,7 @@ import {
   parseTimeMillis,
   parseTimestamp,
 } from '../../../../../../shared/plugins/connectors/postgres-source/pg-time.js';
-import { timeZoneOf } from '../../../../../../shared/plugins/connectors/s3-sink/time-zone.js';
+import { timeZoneOf } from '../../../../../../shared/plugins/connectors/time-zone.js';
 
 const utc = timeZoneOf('UTC');
 const paris = timeZoneOf('Europe/Paris');

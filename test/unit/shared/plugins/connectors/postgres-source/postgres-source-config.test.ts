@@ -159,6 +159,12 @@ describe('parsePostgresSourceConfig', () => {
     });
   });
 
+  it('names its connections after itself in application_name (pg_stat_activity)', () => {
+    expect(parsePostgresSourceConfig(base).connection.applicationName).toBe(
+      'serverless-connect postgres-source',
+    );
+  });
+
   it('reads numeric.precision.mapping=true as precision_only, trims the query, upper-cases table types', () => {
     const config = parsePostgresSourceConfig({
       ...base,

@@ -5,9 +5,11 @@ import {
   redactUrl,
 } from '../../../../../../shared/plugins/connectors/postgres/connection-url.js';
 
+const SINK = { connector: 'postgres-sink' };
+
 function failure(url: string): ConfigError {
   try {
-    parseConnectionUrl(url);
+    parseConnectionUrl(url, SINK);
   } catch (error) {
     if (error instanceof ConfigError) return error;
     throw error;
@@ -19,6 +21,7 @@ describe('parseConnectionUrl', () => {
   it('reads a JDBC URL with host, port, database and pgjdbc parameters', () => {
     const settings = parseConnectionUrl(
       'jdbc:postgresql://db.example.com:6543/shop?sslmode=require&currentSchema=sales&ApplicationName=orders&connectTimeout=5',
+      SINK,
     );
     expect(settings).toEqual({
       host: 'db.example.com',
@@ -34,7 +37,7 @@ describe('parseConnectionUrl', () => {
   });
 
   it('reads a libpq URL with its user and password, and the defaults of the rest', () => {
-    const settings = parseConnectionUrl('postgres://sink:p%40ss@127.0.0.1/postgres');
+    const settings = parseConnectionUrl('postgres://sink:p%40ss@127.0.0.1/postgres', SINK);
     expect(settings).toMatchObject({
       host: '127.0.0.1',
       port: 5432,
@@ -46,12 +49,12 @@ describe('parseConnectionUrl', () => {
   });
 
   it('reads jdbc:postgresql:database as localhost:5432 and an IPv6 host', () => {
-    expect(parseConnectionUrl('jdbc:postgresql:shop')).toMatchObject({
+    expect(parseConnectionUrl('jdbc:postgresql:shop', SINK)).toMatchObject({
       host: 'localhost',
       port: 5432,
       database: 'shop',
     });
-    expect(parseConnectionUrl('jdbc:postgresql://[::1]:5433/shop')).toMatchObject({
+    expect(parseConnectionUrl('jdbc:postgresql://[::1]:5433/shop', SINK)).toMatchObject({
       host: '::1',
       port: 5433,
     });
@@ -59,14 +62,23 @@ describe('parseConnectionUrl', () => {
 
   it('lets connection.user and connection.password win over the URL', () => {
     const settings = parseConnectionUrl('jdbc:postgresql://h/db?user=a&password=b', {
+      ...SINK,
       user: 'sink',
       password: 'secret',
     });
     expect(settings).toMatchObject({ user: 'sink', password: 'secret' });
   });
 
+  it("names the connector in application_name unless the URL's ApplicationName names another", () => {
+    const name = (url: string, connector: string) =>
+      parseConnectionUrl(url, { connector }).applicationName;
+    expect(name('postgres://h/db', 'postgres-source')).toBe('serverless-connect postgres-source');
+    expect(name('jdbc:postgresql://h/db', 'postgres-cdc')).toBe('serverless-connect postgres-cdc');
+    expect(name('jdbc:postgresql://h/db?ApplicationName=etl', 'postgres-source')).toBe('etl');
+  });
+
   it('maps sslmode (and ssl=true) to TLS settings', () => {
-    const ssl = (query: string) => parseConnectionUrl(`jdbc:postgresql://h/db?${query}`).ssl;
+    const ssl = (query: string) => parseConnectionUrl(`jdbc:postgresql://h/db?${query}`, SINK).ssl;
     expect(ssl('sslmode=disable')).toBe(false);
     expect(ssl('sslmode=prefer')).toBe(false);
     expect(ssl('sslmode=verify-full')).toEqual({ rejectUnauthorized: true });

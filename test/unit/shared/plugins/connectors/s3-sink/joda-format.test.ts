@@ -3,10 +3,7 @@ import {
   compileJodaPattern,
   JodaFormatter,
 } from '../../../../../../shared/plugins/connectors/s3-sink/joda-format.js';
-import {
-  localToUtc,
-  timeZoneOf,
-} from '../../../../../../shared/plugins/connectors/s3-sink/time-zone.js';
+import { localToUtc, timeZoneOf } from '../../../../../../shared/plugins/connectors/time-zone.js';
 
 const HOURLY = "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH";
 

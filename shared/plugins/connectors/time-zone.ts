@@ -1,7 +1,8 @@
 /**
- * Time zones for the time-based partitioner (Joda-Time's `DateTimeZone`, as Confluent's
- * partitioners use it): IANA ids through `Intl`, plus fixed offsets (`+08:00`, `-0700`,
- * `UTC+05:30`), which `Intl` on Node 20 does not accept.
+ * Time zones as Kafka Connect's Java connectors take them (Joda-Time's `DateTimeZone`, Java's
+ * `ZoneId`): IANA ids through `Intl`, plus fixed offsets (`+08:00`, `-0700`, `UTC+05:30`), which
+ * `Intl` on Node 20 does not accept. For the S3 sink's time-based partitioner (`timezone`) and
+ * the PostgreSQL source's `db.timezone`.
  */
 
 /** A time zone: its id and its offset from UTC at any instant. */

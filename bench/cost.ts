@@ -1,3 +1,5 @@
+import { LOCAL_FUNCTION_MEMORY_MB } from '../local/esm/lambda-context.js';
+import { DEFAULT_PRICES, type PriceTable } from '../shared/runtime/metering/prices.js';
 import {
   addCounts,
   diffCounts,
@@ -19,42 +21,19 @@ import {
 export type CostFunction = 'source-task' | 'sink-task' | 'api';
 
 /**
- * The functions' memory in MB: infra's defaults (`DEFAULT_SIZES` in infra/lib/functions.ts;
- * test/unit/bench/cost.test.ts checks they agree).
+ * The functions' memory in MB: infra's defaults, as the local runtime's contexts carry them
+ * (test/unit/bench/cost.test.ts checks they agree with infra/lib/functions.ts).
  */
-export const FUNCTION_MEMORY_MB: Readonly<Record<CostFunction, number>> = {
-  'source-task': 1024,
-  'sink-task': 1024,
-  api: 512,
-};
+export const FUNCTION_MEMORY_MB: Readonly<Record<CostFunction, number>> = LOCAL_FUNCTION_MEMORY_MB;
 
 /**
- * List prices in USD (us-east-1, on demand, no free tier), as in docs/deploy.md's price table,
- * where their sources are cited.
+ * List prices in USD (us-east-1, on demand, no free tier): the metering's default price table
+ * (shared/runtime/metering/prices.ts), as in docs/deploy.md's price table, where their sources
+ * are cited.
  */
-export const PRICES = {
-  region: 'us-east-1',
-  /** When the prices were read. */
-  readOn: '2026-12-02',
-  /** Lambda, arm64, first tier (7.5 billion GB-seconds a month). */
-  lambdaArmPerGbSecond: 0.0000133334,
-  lambdaPerRequest: 0.2 / 1_000_000,
-  /** Memory at which a Lambda function has one vCPU (CPU share is proportional below it). */
-  lambdaMbPerVcpu: 1769,
-  /** DynamoDB on demand, standard table class. */
-  dynamoPerWriteUnit: 0.625 / 1_000_000,
-  dynamoPerReadUnit: 0.125 / 1_000_000,
-  /** S3 Standard: PUT, COPY, POST, LIST. */
-  s3PerTier1Request: 0.005 / 1_000,
-  /** S3 Standard: GET, SELECT, HEAD and every other request but DELETE (free). */
-  s3PerTier2Request: 0.0004 / 1_000,
-  /** API Gateway REST API, first tier (333 million calls a month). */
-  apiGatewayPerCall: 3.5 / 1_000_000,
-  /** MSK Connect: one MCU (1 vCPU, 4 GiB) for an hour. */
-  mskConnectPerMcuHour: 0.11,
-} as const;
+export const PRICES: PriceTable = DEFAULT_PRICES;
 
-export type Prices = typeof PRICES;
+export type Prices = PriceTable;
 
 /** How a benchmark's work maps onto a function. */
 export interface CostSpec {

@@ -14,13 +14,16 @@ import {
 import { LambdaSinkMappings } from '../shared/adapters/lambda/sink-mappings.js';
 import { emfMetrics } from '../shared/adapters/logging/emf-metrics.js';
 import { LoggerLevels } from '../shared/adapters/logging/logger-levels.js';
+import { meterS3Requests } from '../shared/adapters/s3/s3-request-meter.js';
 import { ConfigError } from '../shared/connect/errors.js';
 import { createEngine, type Engine } from '../shared/engine/engine.js';
+import { systemClock } from '../shared/ports/clock.js';
 import type {
   ReconcileTrigger,
   SinkMappingPort,
   SourceTaskInvoker,
 } from '../shared/ports/dispatch.js';
+import { UsageScopes } from '../shared/runtime/metering/usage-scopes.js';
 import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 import { pluginModules } from './_plugins.js';
@@ -48,7 +51,9 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
     region: env.region,
     ...(env.dynamoEndpoint === undefined ? {} : { endpoint: env.dynamoEndpoint }),
   });
-  const store = createDynamoDbStateStore({ client: dynamo, tableName: env.stateTable });
+  // The metering: the state store's and the S3 connectors' requests are reported to it.
+  const usage = new UsageScopes(systemClock);
+  const store = createDynamoDbStateStore({ client: dynamo, tableName: env.stateTable, usage });
   // SASL credentials are read (SCRAM secret) or signed (MSK IAM) when kafkajs first connects.
   const sasl = kafkaSasl(env.kafkaAuth, {
     readSecret: (id) => sdkSecretsManagerReader().getSecretString(id),
@@ -115,6 +120,8 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       metrics: emfMetrics(env.metricsNamespace, { perPartition: env.metricsPerPartition }),
       configProviders: defaultConfigProviders(env.configProviders),
       pluginModules,
+      usage,
+      s3ClientHook: (client) => meterS3Requests(client, usage),
       invoker: lazyInvoker,
       mappings: lazyMappings,
       ...(reconcile === undefined ? {} : { reconcile }),
@@ -128,6 +135,7 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       kafkaClusterId: env.kafkaClusterId,
       commit: env.buildCommit,
       rootLogLevel: env.logLevel.toUpperCase(),
+      prices: env.prices,
     },
   );
   return {

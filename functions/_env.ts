@@ -6,6 +6,7 @@ import {
 } from '../shared/adapters/config-providers/env-provider.js';
 import type { KafkaAuthSettings, ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { ConfigError } from '../shared/connect/errors.js';
+import { type PriceTable, priceTableOf } from '../shared/runtime/metering/prices.js';
 
 /** The environment every function reads, typed. Set by the CDK app, or by the local runtime. */
 export interface FunctionEnv {
@@ -61,6 +62,12 @@ export interface FunctionEnv {
   readonly functionName: string;
   /** The `env` and `file` config providers' limits; see {@link readConfigProviderSettings}. */
   readonly configProviders: ConfigProviderSettings;
+  /**
+   * `COST_PRICES`: a JSON object overriding prices of the metering's price table (the cost
+   * endpoint, the `EstimatedCost` metric); unset: us-east-1 list prices, arm64
+   * (`DEFAULT_PRICES`, docs/deploy.md).
+   */
+  readonly prices: PriceTable;
 }
 
 /**
@@ -294,6 +301,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
     logLevelRefreshMs: readLogLevelRefreshMs(env),
     metricsNamespace: optional(env, 'METRICS_NAMESPACE') ?? 'ServerlessConnect',
     metricsPerPartition: flag(env, 'METRICS_PER_PARTITION', false),
+    prices: priceTableOf(env.COST_PRICES, 'COST_PRICES'),
     enumeratorFunction: optional(env, 'ENUMERATOR_FUNCTION'),
     topicTracking: readTopicTracking(env),
     sourceTaskFunction: optional(env, 'SOURCE_TASK_FUNCTION'),

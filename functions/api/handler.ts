@@ -4,6 +4,7 @@ import type { Engine } from '../../shared/engine/engine.js';
 import { LOGGERS } from '../../shared/ports/logger.js';
 import { composition } from '../_compose.js';
 import { type FunctionHandler, inLogContext, invocation } from '../_middleware/invocation.js';
+import { metered } from '../_middleware/metering.js';
 import { handleProxyEvent } from './proxy-event.js';
 
 /** How long a response may wait for the enumerator nudges of its request. */
@@ -24,14 +25,18 @@ function waitForNudges(engine: () => Engine): MiddlewareObj<APIGatewayProxyEvent
 export function apiHandler(
   engine: () => Engine,
 ): FunctionHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  return middy(
-    inLogContext(
-      (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
-        handleProxyEvent(engine().router, event),
-    ),
-  )
-    .use(invocation({ logger: LOGGERS.rest, loggers: () => engine().loggers }))
-    .use(waitForNudges(engine));
+  return metered(
+    'api',
+    () => engine().metering,
+    middy(
+      inLogContext(
+        (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
+          handleProxyEvent(engine().router, event),
+      ),
+    )
+      .use(invocation({ logger: LOGGERS.rest, loggers: () => engine().loggers }))
+      .use(waitForNudges(engine)),
+  );
 }
 
 export const handler = apiHandler(() => composition().engine);

@@ -7,6 +7,7 @@ import { LOGGERS } from '../../shared/ports/logger.js';
 import type { ConnectorReport } from '../../shared/runtime/enumerator/enumerator-types.js';
 import { composition } from '../_compose.js';
 import { type FunctionHandler, inLogContext, invocation } from '../_middleware/invocation.js';
+import { metered } from '../_middleware/metering.js';
 
 /**
  * One enumerator run: on the one-minute schedule (EventBridge), a nudge from the REST API
@@ -17,13 +18,17 @@ import { type FunctionHandler, inLogContext, invocation } from '../_middleware/i
 export function enumeratorHandler(
   engine: () => Engine,
 ): FunctionHandler<unknown, { reports: ConnectorReport[] }> {
-  return middy(
-    inLogContext(
-      async (event: unknown): Promise<{ reports: ConnectorReport[] }> => ({
-        reports: await enumerate(engine(), enumeratorRunScope(event, connectorOfItemKeys)),
-      }),
-    ),
-  ).use(invocation({ logger: LOGGERS.enumerator, loggers: () => engine().loggers }));
+  return metered(
+    'enumerator',
+    () => engine().metering,
+    middy(
+      inLogContext(
+        async (event: unknown): Promise<{ reports: ConnectorReport[] }> => ({
+          reports: await enumerate(engine(), enumeratorRunScope(event, connectorOfItemKeys)),
+        }),
+      ),
+    ).use(invocation({ logger: LOGGERS.enumerator, loggers: () => engine().loggers })),
+  );
 }
 
 export const handler = enumeratorHandler(() => composition().engine);

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { parseEsmEvent } from '../../shared/adapters/lambda/esm-event.js';
 import { addLogContext } from '../../shared/adapters/logging/log-context.js';
 import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
+import type { Metering } from '../../shared/runtime/metering/metering.js';
 import {
   runSinkInvocation,
   type SinkFunctionDeps,
@@ -16,11 +17,14 @@ import {
   invocationOf,
   workerIdOf,
 } from '../_middleware/invocation.js';
+import { metered } from '../_middleware/metering.js';
 
-/** What the handler needs: the sink runtime and the loggers (the engine has both). */
+/** What the handler needs: the sink runtime, the loggers and the metering (the engine has them). */
 export interface SinkTaskServices {
   readonly sink: SinkFunctionDeps;
   readonly loggers: LoggerFactory;
+  /** @default none: the invocation is not metered */
+  readonly metering?: Metering;
 }
 
 /**
@@ -45,8 +49,12 @@ export function sinkTaskHandler(
     logger.info('sink batch written', { ...summary });
     return summary;
   };
-  return middy(inLogContext(run)).use(
-    invocation({ logger: LOGGERS.sink, loggers: () => services().loggers }),
+  return metered(
+    'sink-task',
+    () => services().metering,
+    middy(inLogContext(run)).use(
+      invocation({ logger: LOGGERS.sink, loggers: () => services().loggers }),
+    ),
   );
 }
 

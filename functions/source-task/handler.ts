@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { parseSourceTaskEvent } from '../../shared/adapters/lambda/events.js';
 import { addLogContext } from '../../shared/adapters/logging/log-context.js';
 import { LOGGERS, type LoggerFactory } from '../../shared/ports/logger.js';
+import type { Metering } from '../../shared/runtime/metering/metering.js';
 import {
   runSourceInvocation,
   type SourceRunResult,
@@ -16,11 +17,14 @@ import {
   invocationOf,
   workerIdOf,
 } from '../_middleware/invocation.js';
+import { metered } from '../_middleware/metering.js';
 
-/** What the handler needs: the source runtime and the loggers (the engine has both). */
+/** What the handler needs: the source runtime, the loggers and the metering (the engine has them). */
 export interface SourceTaskServices {
   readonly source: SourceRuntimeDeps;
   readonly loggers: LoggerFactory;
+  /** @default none: the invocation is not metered */
+  readonly metering?: Metering;
 }
 
 /** The invocation's result, with the error as its message. */
@@ -54,8 +58,12 @@ export function sourceTaskHandler(
     });
     return error === undefined ? result : { ...result, error: error.message };
   };
-  return middy(inLogContext(run)).use(
-    invocation({ logger: LOGGERS.source, loggers: () => services().loggers }),
+  return metered(
+    'source-task',
+    () => services().metering,
+    middy(inLogContext(run)).use(
+      invocation({ logger: LOGGERS.source, loggers: () => services().loggers }),
+    ),
   );
 }
 

@@ -18,7 +18,12 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ConnectFunction } from './connect-function.js';
-import { CONNECTOR_METRICS as M, overConnectors, perConnector } from './connector-metrics.js';
+import {
+  estimatedCostWidget,
+  CONNECTOR_METRICS as M,
+  overConnectors,
+  perConnector,
+} from './connector-metrics.js';
 import type { ConnectFunctions } from './functions.js';
 import { metricsNamespace } from './metrics-namespace.js';
 
@@ -113,8 +118,8 @@ function slotLagThresholdOf(options: MonitoringOptions): number {
  * connectors the enumerator cannot reconcile, failed tasks, failing source task invocations, the
  * sink mappings' offset lag, the PostgreSQL CDC connectors' replication slot lag and the API's
  * server errors. Each alarm's description links to its section of the runbook. The dashboard
- * adds records/s in and out, lag, commits, dead letters, task counts and replication slot lag
- * per connector.
+ * adds records/s in and out, lag, commits, dead letters, task counts, replication slot lag and
+ * estimated cost per connector.
  */
 export class Monitoring extends Construct {
   readonly alarms: Partial<Record<AlarmId, Alarm>> = {};
@@ -375,6 +380,7 @@ export class Monitoring extends Construct {
         ],
       }),
     );
+    dashboard.addWidgets(estimatedCostWidget(ns));
     dashboard.addWidgets(
       new GraphWidget({
         title: 'REST API requests and errors',

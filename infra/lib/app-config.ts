@@ -1,4 +1,5 @@
 import { DEFAULT_REPLICATION_SLOT_LAG_THRESHOLD_BYTES } from './alarms.js';
+import type { CostPrices } from './cost-prices.js';
 import type { ApiAuthMode } from './rest-api.js';
 
 /**
@@ -36,6 +37,8 @@ export interface AppConfig {
   readonly logLevelRefreshSeconds: number;
   /** Task metrics also per partition (sinks) and per task (sources). */
   readonly perPartitionMetrics: boolean;
+  /** Overrides of the metering's prices (context `costPrices`, a JSON object); empty: none. */
+  readonly costPrices: CostPrices;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
   /** The `ReplicationSlotLag` alarm's threshold, in bytes. */
@@ -179,6 +182,17 @@ function databases(get: ContextReader): AppDatabase[] {
  * Context `tags`: `key=value,key=value` (command line), or an object of strings (cdk.json, or
  * its JSON text on the command line). Keys and values as CloudFormation takes them.
  */
+/** Context `costPrices`: a JSON object (or object) of prices, checked by the functions construct. */
+function costPrices(get: ContextReader): CostPrices {
+  const value = get('costPrices');
+  if (value === undefined || value === null || value === '') return {};
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error('Context costPrices must be a JSON object of prices');
+  }
+  return parsed as CostPrices;
+}
+
 function tags(get: ContextReader): Record<string, string> {
   const value = get('tags');
   if (value === undefined || value === null || value === '') return {};
@@ -283,6 +297,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     logRetentionDays: integer(get, 'logRetentionDays', 30),
     logLevelRefreshSeconds: integer(get, 'logLevelRefreshSeconds', 30),
     perPartitionMetrics: flag(get, 'perPartitionMetrics', false),
+    costPrices: costPrices(get),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
     replicationSlotLagAlarmBytes,

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { GraphWidget, MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 
 /**
  * The functions' own metrics (EMF, namespace `ServerlessConnect/<stack>`, dimension `Connector`;
@@ -28,6 +28,11 @@ export const CONNECTOR_METRICS = {
    * its invocation's metrics (`PluginMetrics`).
    */
   replicationSlotLag: 'ReplicationSlotLagBytes',
+  /**
+   * The metering's estimate of what each invocation's work cost, in US dollars (unit `None`),
+   * per connector; the shared line under `{CostLine}` (docs/metrics.md).
+   */
+  estimatedCost: 'EstimatedCost',
 } as const;
 
 type MetricName = (typeof CONNECTOR_METRICS)[keyof typeof CONNECTOR_METRICS];
@@ -60,5 +65,27 @@ export function overConnectors(
     usingMetrics: {},
     period,
     label: `${aggregate} ${metric} over connectors`,
+  });
+}
+
+/**
+ * Estimated cost per connector in US dollars per hour (the `EstimatedCost` sums), and the shared
+ * line (the enumerator outside any connector, REST calls naming none: `{CostLine}`).
+ */
+export function estimatedCostWidget(namespace: string): GraphWidget {
+  const hour = Duration.hours(1);
+  return new GraphWidget({
+    title: 'Estimated cost per connector (USD per hour; the shared line apart)',
+    width: 24,
+    period: hour,
+    left: [
+      perConnector(namespace, CONNECTOR_METRICS.estimatedCost, { statistic: 'Sum', period: hour }),
+      new MathExpression({
+        expression: `SEARCH('{${namespace},CostLine} MetricName="${CONNECTOR_METRICS.estimatedCost}"', 'Sum', ${hour.toSeconds()})`,
+        usingMetrics: {},
+        period: hour,
+        label: 'shared',
+      }),
+    ],
   });
 }

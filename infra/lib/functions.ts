@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { FunctionName } from './bundling.js';
 import { ConnectFunction } from './connect-function.js';
+import { type CostPrices, costPricesEnvironment } from './cost-prices.js';
 import type { DataBucket } from './data-bucket.js';
 import type { KafkaAccess } from './kafka-access.js';
 import { metricsNamespace } from './metrics-namespace.js';
@@ -71,10 +72,10 @@ function configProviderEnvironment(options: ConfigProvidersOptions): Record<stri
   };
 }
 
-/** The functions' metrics namespace, metric dimensions and log level refresh. */
+/** The functions' metrics namespace, metric dimensions, log level refresh and prices. */
 function observabilityEnvironment(
   scope: Construct,
-  options: Pick<FunctionsOptions, 'logLevelRefreshSeconds' | 'perPartitionMetrics'>,
+  options: Pick<FunctionsOptions, 'logLevelRefreshSeconds' | 'perPartitionMetrics' | 'costPrices'>,
 ): Record<string, string> {
   const refresh = options.logLevelRefreshSeconds;
   if (refresh !== undefined && !(Number.isInteger(refresh) && refresh >= 0)) {
@@ -86,6 +87,7 @@ function observabilityEnvironment(
     METRICS_NAMESPACE: metricsNamespace(scope),
     ...(options.perPartitionMetrics === true ? { METRICS_PER_PARTITION: 'true' } : {}),
     ...(refresh === undefined ? {} : { LOG_LEVEL_REFRESH_SECONDS: String(refresh) }),
+    ...costPricesEnvironment(options.costPrices),
   };
 }
 
@@ -111,6 +113,12 @@ export interface FunctionsOptions {
    * @default false
    */
   readonly perPartitionMetrics?: boolean;
+  /**
+   * Prices the metering estimates costs with (`GET /connectors/{c}/cost`, the `EstimatedCost`
+   * metric), over the us-east-1 list prices for arm64 (`COST_PRICES`; docs/deploy.md).
+   * @default - us-east-1 list prices
+   */
+  readonly costPrices?: CostPrices;
   /** Kafka Connect's `exactly.once.source.support` (`EXACTLY_ONCE_SOURCE`). @default true */
   readonly exactlyOnceSource?: boolean;
   /**

@@ -64,6 +64,7 @@ export class ServerlessConnectStack extends Stack {
         logRetention: retention(config.logRetentionDays),
         logLevelRefreshSeconds: config.logLevelRefreshSeconds,
         perPartitionMetrics: config.perPartitionMetrics,
+        costPrices: config.costPrices,
         enumeratorReservedConcurrency: config.enumeratorReservedConcurrency,
         ...(config.transactionalIdPrefix === undefined
           ? {}

@@ -4,6 +4,18 @@ import type { Context } from 'aws-lambda';
 /** The Lambda context the stand-in passes to the sink-task handler (Lambda's own type). */
 export type LambdaLikeContext = Context;
 
+/**
+ * The functions' memory in MB as the CDK app deploys them by default (`DEFAULT_SIZES` in
+ * infra/lib/functions.ts; a unit test keeps the two equal): the local contexts' `memoryLimitInMB`,
+ * which the metering prices local invocations at.
+ */
+export const LOCAL_FUNCTION_MEMORY_MB = {
+  api: 512,
+  enumerator: 512,
+  'source-task': 1024,
+  'sink-task': 1024,
+} as const satisfies Readonly<Record<string, number>>;
+
 /** Name of the function the mappings invoke, as in the deployed stack. */
 export const SINK_TASK_FUNCTION = 'sink-task';
 
@@ -30,6 +42,8 @@ export interface LocalContextOptions {
   readonly requestId?: string;
   /** @default 'sink-task' */
   readonly functionName?: string;
+  /** `memoryLimitInMB`. @default the function's in {@link LOCAL_FUNCTION_MEMORY_MB}, else 1024 */
+  readonly memoryMb?: number;
 }
 
 /**
@@ -50,7 +64,11 @@ export function localLambdaContext(options: LocalContextOptions): LambdaLikeCont
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: invokedFunctionArn(options.alias, functionName),
-    memoryLimitInMB: '1024',
+    memoryLimitInMB: String(
+      options.memoryMb ??
+        (LOCAL_FUNCTION_MEMORY_MB as Readonly<Record<string, number>>)[functionName] ??
+        1024,
+    ),
     awsRequestId: options.requestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `local/${options.alias ?? functionName}`,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { readConfigProviderSettings, readTopicTracking } from '../../functions/_env.js';
 import { fromLog4jLevel } from '../../shared/adapters/logging/logger-levels.js';
 import { ConfigError } from '../../shared/connect/errors.js';
+import { priceTableOf } from '../../shared/runtime/metering/prices.js';
 import {
   LOCAL_CONFIG_PROVIDER_DEFAULTS,
   LOCAL_DEFAULTS,
@@ -38,6 +39,8 @@ Environment:
                            on the whole name (default (?!AWS_).*: all but AWS_*)
   CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS  the directories \${file:...} may read,
                            comma-separated absolute paths (default: all but /proc)
+  COST_PRICES              a JSON object overriding prices of GET /connectors/{c}/cost
+                           (default: us-east-1 list prices, arm64; docs/deploy.md)
   TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
 `;
 
@@ -121,6 +124,7 @@ export function parseCliOptions(
     topicTracking: readTopicTracking(env),
     configProviders: readConfigProviderSettings(env, LOCAL_CONFIG_PROVIDER_DEFAULTS),
     plugins: list(values.plugins ?? env.CONNECT_PLUGINS),
+    prices: priceTableOf(env.COST_PRICES, 'COST_PRICES'),
     ...(brokers.length > 0 ? { brokers } : {}),
     ...(port === undefined ? {} : { port }),
     ...(s3Port === undefined ? {} : { s3Port }),

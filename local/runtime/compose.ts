@@ -7,8 +7,10 @@ import {
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
 import { type LoggerLevelName, LoggerLevels } from '../../shared/adapters/logging/logger-levels.js';
+import { meterS3Requests } from '../../shared/adapters/s3/s3-request-meter.js';
 import { createEngine, type Engine } from '../../shared/engine/engine.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
+import { systemClock } from '../../shared/ports/clock.js';
 import type {
   ReconcileTrigger,
   SinkMappingPort,
@@ -16,6 +18,8 @@ import type {
 } from '../../shared/ports/dispatch.js';
 import { LOGGERS } from '../../shared/ports/logger.js';
 import type { MetricsSink } from '../../shared/ports/metrics.js';
+import type { PriceTable } from '../../shared/runtime/metering/prices.js';
+import { UsageScopes } from '../../shared/runtime/metering/usage-scopes.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-runtime-types.js';
 
 /**
@@ -52,6 +56,8 @@ export interface LocalCompositionConfig {
   readonly sourceSettings?: Partial<SourceRuntimeSettings>;
   /** Plugin packages, registered by the engine. @default none */
   readonly pluginModules?: readonly LoadedPluginModule[];
+  /** The cost endpoint's prices (`COST_PRICES`). @default DEFAULT_PRICES */
+  readonly prices?: PriceTable;
 }
 
 /** The engine and what the local runtime keeps beside it. */
@@ -76,7 +82,13 @@ function metricsLog(levels: LoggerLevels): MetricsSink {
 }
 
 export function composeLocal(config: LocalCompositionConfig): LocalComposition {
-  const store = createDynamoDbStateStore({ client: config.dynamo, tableName: config.stateTable });
+  // The metering: the state store's and the S3 connectors' requests are reported to it.
+  const usage = new UsageScopes(systemClock);
+  const store = createDynamoDbStateStore({
+    client: config.dynamo,
+    tableName: config.stateTable,
+    usage,
+  });
   const levels = new LoggerLevels(store.loggers, {
     fallback: config.logLevel,
     ...(config.writeLog === undefined ? {} : { write: config.writeLog }),
@@ -95,6 +107,8 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
       loggers: levels.factory(),
       metrics: metricsLog(levels),
       configProviders: defaultConfigProviders(config.configProviders),
+      usage,
+      s3ClientHook: (client) => meterS3Requests(client, usage),
       invoker: config.invoker,
       mappings: config.mappings,
       reconcile: config.reconcile,
@@ -111,6 +125,7 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
       // A pause, a stop or a local shutdown ends an invocation within a second.
       source: { assignmentCheckMs: 1_000, ...config.sourceSettings },
       enumerator: { workerId: 'local-enumerator' },
+      ...(config.prices === undefined ? {} : { prices: config.prices }),
     },
   );
   return {

@@ -2,6 +2,7 @@ import type { ConfigProviderSettings } from '../../shared/adapters/config-provid
 import type { LoggerLevelName } from '../../shared/adapters/logging/logger-levels.js';
 import type { TopicTrackingOptions } from '../../shared/control-plane/connectors.js';
 import type { LoadedPluginModule } from '../../shared/engine/plugin-modules.js';
+import type { PriceTable } from '../../shared/runtime/metering/prices.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-task-runner.js';
 import type { ApiServerAuth } from '../api-server.js';
 
@@ -82,6 +83,8 @@ export interface LocalRuntimeOptions {
    * @default none
    */
   readonly pluginModules?: readonly LoadedPluginModule[];
+  /** The cost endpoint's prices (`COST_PRICES`). @default DEFAULT_PRICES */
+  readonly prices?: PriceTable;
 }
 
 /**

@@ -94,6 +94,7 @@ export function localSourceDispatch(
   const services = (producers: ProducerPool) => ({
     source: { ...engine().sourceWith(producers), store: store().store },
     loggers: engine().loggers,
+    metering: engine().metering,
   });
   const invoker = new InProcessSourceInvoker(services, () => engine().kafka, {
     budgetMs: options.budgetMs,

@@ -146,6 +146,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...(o.sourceSettings === undefined ? {} : { sourceSettings: o.sourceSettings }),
       ...(o.writeLog === undefined ? {} : { writeLog: o.writeLog }),
       ...(o.pluginModules === undefined ? {} : { pluginModules: o.pluginModules }),
+      ...(o.prices === undefined ? {} : { prices: o.prices }),
     });
     closers.push({ part: 'sink tasks and kafka clients', close: () => parts.close() });
     const { engine, levels } = parts;

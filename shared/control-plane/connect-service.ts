@@ -3,8 +3,10 @@
  * Kafka Connect's REST API (its `ConnectorsResource`, `ConnectorPluginsResource`, `LoggingResource`) over the state store, the plugin registry and
  * the reconcile trigger. `router.ts` maps HTTP onto it.
  */
+import { DEFAULT_PRICES, type PriceTable } from '../runtime/metering/prices.js';
 import { ConnectorConfigValidator } from './config-validation.js';
 import { ConnectorsApi, type TopicTrackingOptions } from './connectors.js';
+import { CostApi } from './cost.js';
 import type { ServerInfo, WorkerStatus } from './dto.js';
 import { LifecycleApi } from './lifecycle.js';
 import { LoggersApi } from './loggers.js';
@@ -53,6 +55,8 @@ export interface ConnectServiceOptions {
    * @default {@link ZOMBIE_FENCING_TIMEOUT_MS}
    */
   readonly zombieFencingTimeoutMs?: number;
+  /** The prices of `GET /connectors/{c}/cost` (the deployment's `COST_PRICES`). @default DEFAULT_PRICES */
+  readonly prices?: PriceTable;
 }
 
 /**
@@ -79,6 +83,8 @@ export class ConnectService {
   readonly offsets: OffsetsApi;
   readonly plugins: PluginsApi;
   readonly loggers: LoggersApi;
+  /** Our extension: what each connector costs (not Apache Kafka Connect's). */
+  readonly cost: CostApi;
   readonly #deps: ConnectServiceDeps;
   readonly #info: ServerInfo;
   readonly #nudges = new Set<Promise<void>>();
@@ -104,7 +110,8 @@ export class ConnectService {
       zombieFencingTimeoutMs: options.zombieFencingTimeoutMs ?? ZOMBIE_FENCING_TIMEOUT_MS,
       nudge: (connector) => this.#nudge(connector),
     };
-    this.connectors = new ConnectorsApi(ctx, options.topicTracking);
+    this.cost = new CostApi(ctx, options.prices ?? DEFAULT_PRICES, () => this.connectors.names());
+    this.connectors = new ConnectorsApi(ctx, options.topicTracking, this.cost);
     this.lifecycle = new LifecycleApi(ctx);
     this.offsets = new OffsetsApi(ctx);
     this.plugins = new PluginsApi(deps.plugins, validator);

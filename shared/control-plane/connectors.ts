@@ -9,6 +9,7 @@ import {
   ConnectorNotFoundError,
   StaleVersionError,
 } from '../ports/errors.js';
+import type { CostApi, CostContext } from './cost.js';
 import type {
   ActiveTopics,
   ConnectorExpansion,
@@ -105,10 +106,13 @@ async function mapLimited<T, R>(
 export class ConnectorsApi {
   readonly #ctx: ServiceContext;
   readonly #topics: Required<TopicTrackingOptions>;
+  readonly #cost: CostApi | undefined;
 
-  constructor(ctx: ServiceContext, topics: TopicTrackingOptions = {}) {
+  /** `cost`: serves `expand=cost` (our extension); without it the expansion is ignored. */
+  constructor(ctx: ServiceContext, topics: TopicTrackingOptions = {}, cost?: CostApi) {
     this.#ctx = ctx;
     this.#topics = { enabled: topics.enabled ?? true, allowReset: topics.allowReset ?? true };
+    this.#cost = cost;
   }
 
   /** Every connector name, ascending (all pages). */
@@ -126,9 +130,9 @@ export class ConnectorsApi {
   }
 
   /**
-   * `GET /connectors`: the names, or with `expand` (case-insensitive `status`, `info`; others
-   * ignored) a map of each connector's expansions. A connector deleted meanwhile has no
-   * `status` and `info: null`.
+   * `GET /connectors`: the names, or with `expand` (case-insensitive `status`, `info`, and our
+   * `cost`; others ignored) a map of each connector's expansions. A connector deleted meanwhile
+   * has no `status`, and `info: null`, `cost: null`.
    */
   async list(expand: readonly string[]): Promise<string[] | Record<string, ConnectorExpansion>> {
     const names = await this.names();
@@ -136,9 +140,11 @@ export class ConnectorsApi {
     const wanted = new Set(expand.map((e) => e.toLowerCase()));
     const withStatus = wanted.has('status');
     const withInfo = wanted.has('info');
+    const costs: CostContext | undefined =
+      wanted.has('cost') && this.#cost !== undefined ? await this.#cost.context() : undefined;
     const entries = await mapLimited(names, EXPAND_CONCURRENCY, async (name) => {
       const expansion: ConnectorExpansion = {};
-      if (!withStatus && !withInfo) return [name, expansion] as const;
+      if (!withStatus && !withInfo && costs === undefined) return [name, expansion] as const;
       const snapshot = await this.#snapshotIfExists(name, withStatus);
       if (withStatus && snapshot !== undefined) {
         expansion.status = snapshotStatus(this.#ctx, snapshot);
@@ -152,6 +158,12 @@ export class ConnectorsApi {
                 typeOf(this.#ctx, snapshot.record.config),
                 visibleTaskIds(snapshot.record, snapshot.tasks),
               );
+      }
+      if (costs !== undefined) {
+        expansion.cost =
+          snapshot === undefined
+            ? null
+            : await (this.#cost as CostApi).reportFor(snapshot.record, costs);
       }
       return [name, expansion] as const;
     });

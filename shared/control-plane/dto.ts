@@ -5,6 +5,7 @@
 import type { PluginType } from '../connect/plugin.js';
 import type { ConfigMap } from '../ports/config-store.js';
 import type { ConnectorState, TaskState } from '../ports/status-store.js';
+import type { ConnectorCostDto } from './cost-report.js';
 
 /** `GET /`. `serverless_connect_version` is ours; clients ignore unknown fields. */
 export interface ServerInfo {
@@ -95,6 +96,8 @@ export interface LoggerLevelInfo {
 export interface ConnectorExpansion {
   status?: ConnectorStateInfo;
   info?: ConnectorInfo | null;
+  /** Our extension (`expand=cost`), not Apache Kafka Connect's. */
+  cost?: ConnectorCostDto | null;
 }
 
 /** `GET /connectors/{c}/topics`. */

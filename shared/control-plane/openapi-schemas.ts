@@ -99,6 +99,10 @@ export const schemas = {
     properties: {
       status: ref('ConnectorStateInfo'),
       info: { oneOf: [ref('ConnectorInfo'), { type: 'null' }] },
+      cost: {
+        description: 'serverless-connect extension (expand=cost), not Apache Kafka Connect’s',
+        oneOf: [ref('ConnectorCost'), { type: 'null' }],
+      },
     },
   },
   TaskInfo: {

@@ -3,6 +3,7 @@
  * a unit test checks that its paths and methods are exactly the router's.
  */
 import { CONNECT_VERSION, SERVERLESS_CONNECT_VERSION } from './connect-service.js';
+import { costPath, costSchemas } from './openapi-cost.js';
 import { parameters, schemas } from './openapi-schemas.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -36,7 +37,7 @@ export const openApiDocument = {
   info: {
     title: 'serverless-connect: Kafka Connect REST API',
     version: SERVERLESS_CONNECT_VERSION,
-    description: `Wire-compatible with the Apache Kafka Connect ${CONNECT_VERSION} REST API. Every error body is an ErrorMessage whose error_code equals the HTTP status.`,
+    description: `Wire-compatible with the Apache Kafka Connect ${CONNECT_VERSION} REST API. Every error body is an ErrorMessage whose error_code equals the HTTP status. Operations and schemas marked x-serverless-connect-extension (GET /connectors/{connector}/cost, expand=cost) are ours, not Apache Kafka Connect's.`,
   },
   paths: {
     '/': { get: { summary: 'Server info', responses: { 200: ok(ref('ServerInfo')) } } },
@@ -62,7 +63,12 @@ export const openApiDocument = {
             required: false,
             style: 'form',
             explode: true,
-            schema: { type: 'array', items: { type: 'string', enum: ['status', 'info'] } },
+            description:
+              'status and info as in Apache Kafka Connect; cost is a serverless-connect extension',
+            schema: {
+              type: 'array',
+              items: { type: 'string', enum: ['status', 'info', 'cost'] },
+            },
           },
         ],
         responses: {
@@ -212,6 +218,7 @@ export const openApiDocument = {
         },
       },
     }),
+    '/connectors/{connector}/cost': costPath({ connectorPath, ok, notFound: E404 }),
     '/connector-plugins': {
       get: {
         summary: 'Installed plugins',
@@ -263,5 +270,5 @@ export const openApiDocument = {
       },
     },
   },
-  components: { schemas, parameters },
+  components: { schemas: { ...schemas, ...costSchemas }, parameters },
 } as const;

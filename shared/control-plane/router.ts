@@ -14,6 +14,7 @@ import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import type { UsageAttribution } from '../runtime/metering/usage-scopes.js';
 import type { ConnectService } from './connect-service.js';
 import { BadRequestError, mapError, RestError } from './errors.js';
 import { openApiDocument } from './openapi.js';
@@ -54,6 +55,11 @@ export interface RouterOptions {
   readonly maxBodyBytes?: number;
   /** @default crypto.randomUUID */
   readonly newRequestId?: () => string;
+  /**
+   * The metering: a request on a path that names a connector is work for that connector.
+   * @default none
+   */
+  readonly usage?: UsageAttribution;
 }
 
 /** The largest request body accepted. */
@@ -145,6 +151,7 @@ export class Router {
   readonly #clock: Clock;
   readonly #maxBodyBytes: number;
   readonly #newRequestId: () => string;
+  readonly #usage: UsageAttribution | undefined;
 
   constructor(routes: readonly RouteSpec[], options: RouterOptions) {
     this.#routes = routes.map((spec) => ({ spec, segments: compile(spec.path) }));
@@ -156,6 +163,7 @@ export class Router {
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     this.#newRequestId = options.newRequestId ?? randomUUID;
+    this.#usage = options.usage;
   }
 
   /** Method and path template of every route, in table order. */
@@ -177,6 +185,8 @@ export class Router {
       response = this.#errorResponse(error, requestId, method, request.path);
     }
     if (head) response = { status: response.status, headers: response.headers };
+    // A call about a connector that does not exist is the shared line's, not a name's.
+    if (response.status === 404) this.#usage?.assign(undefined);
     this.#logger.debug('request', {
       requestId,
       method,
@@ -202,6 +212,8 @@ export class Router {
       const allow = [...new Set(matches.map((m) => m.route.spec.method))].sort().join(', ');
       throw new MethodNotAllowedError(allow);
     }
+    const connector = found.params.connector;
+    if (connector !== undefined) this.#usage?.assign(connector);
     const body = this.#checkBody(found.route.spec, request);
     const result = await found.route.spec.handle({
       params: found.params,

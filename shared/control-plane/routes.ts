@@ -61,7 +61,7 @@ const empty = (status: number): RouteResult => ({ status });
 
 /** The routes of `service`; `openApi` is served at `GET /openapi.json`. */
 export function connectRoutes(service: ConnectService, openApi: unknown): RouteSpec[] {
-  const { connectors, lifecycle, offsets, plugins, loggers } = service;
+  const { connectors, lifecycle, offsets, plugins, loggers, cost } = service;
   const c = (r: RouteRequest) => param(r, 'connector');
   const task = (r: RouteRequest) => Number(param(r, 'task'));
   const route = (
@@ -169,6 +169,8 @@ export function connectRoutes(service: ConnectService, openApi: unknown): RouteS
       await connectors.resetTopics(c(r));
       return empty(202);
     }),
+    // Our extension, not Apache Kafka Connect's: what the connector cost (docs/rest-api.md).
+    route('GET', '/connectors/{connector}/cost', async (r) => ok(await cost.report(c(r)))),
     route('GET', '/connector-plugins', (r) =>
       ok(plugins.list(flag(r.query, 'connectorsOnly', true))),
     ),

@@ -27,6 +27,7 @@ import { ConnectService } from '../control-plane/connect-service.js';
 import type { TopicTrackingOptions } from '../control-plane/connectors.js';
 import { createRouter, type Router } from '../control-plane/router.js';
 import { kafkaSinkDescriptor } from '../plugins/connectors/kafka-sink/descriptor.js';
+import type { S3ClientHook } from '../plugins/connectors/s3-client-hook.js';
 import { builtinRegistry } from '../plugins/registry.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type { ReconcileTrigger, SinkMappingPort, SourceTaskInvoker } from '../ports/dispatch.js';
@@ -40,6 +41,9 @@ import {
   type EnumeratorSettings,
 } from '../runtime/enumerator/enumerator-types.js';
 import { PartitionDiscovery } from '../runtime/enumerator/partition-discovery.js';
+import { Metering } from '../runtime/metering/metering.js';
+import { DEFAULT_PRICES, type PriceTable } from '../runtime/metering/prices.js';
+import { UsageScopes } from '../runtime/metering/usage-scopes.js';
 import { buildSourcePipeline } from '../runtime/pipeline/source-pipeline.js';
 import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
 import type { SinkFunctionDeps } from '../runtime/sink/sink-runtime-types.js';
@@ -94,6 +98,14 @@ export interface EnginePorts {
    * abandons the invocation as a crash would (the crash campaigns). @default none
    */
   readonly checkpoint?: (point: SourceCheckpoint) => Promise<void>;
+  /**
+   * The metering's async context. The composition root makes it and gives it to the state
+   * store's adapter (consumed capacity) and the S3 hook too, so their requests are metered.
+   * @default a new one: only what the runtime itself reports (durations, Kafka traffic)
+   */
+  readonly usage?: UsageScopes;
+  /** Called with every S3 client the S3 connectors make (the metering's middleware). @default none */
+  readonly s3ClientHook?: S3ClientHook;
 }
 
 /** How the engine behaves: Kafka Connect's worker settings, in one object. */
@@ -123,6 +135,8 @@ export interface EngineSettings {
   readonly source?: Partial<SourceRuntimeSettings>;
   /** Enumerator settings beyond the ones above. */
   readonly enumerator?: Partial<EnumeratorSettings>;
+  /** The prices of the cost endpoint and metric (`COST_PRICES`). @default DEFAULT_PRICES */
+  readonly prices?: PriceTable;
 }
 
 /** Kafka Connect's defaults. */
@@ -154,6 +168,10 @@ export interface Engine {
   readonly enumerator: Enumerator;
   readonly service: ConnectService;
   readonly router: Router;
+  /** The metering's async context (what the runtime attributes usage through). */
+  readonly usage: UsageScopes;
+  /** Meters each function invocation (functions/_middleware/metering.ts). */
+  readonly metering: Metering;
   /** Stops the sink tasks and closes the engine's Kafka clients (not the ports it was given). */
   close(): Promise<void>;
 }
@@ -166,11 +184,15 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
   const sleep = ports.sleep ?? defaultSleep;
   const loggers = ports.loggers ?? silentLoggers;
   const { store, kafka } = ports;
+  const usage = ports.usage ?? new UsageScopes(clock);
+  const prices = settings.prices ?? DEFAULT_PRICES;
   const admin = kafka.admin();
   const producers = new ProducerPool(kafka);
   // Sink dead letter queues are written outside any transaction, as Kafka Connect does.
   const deadLetterProducers = new ProducerPool(kafka);
-  const plugins = builtinRegistry();
+  const plugins = builtinRegistry(
+    ports.s3ClientHook === undefined ? {} : { s3Client: ports.s3ClientHook },
+  );
   // The Kafka sink writes through the engine's Kafka clients.
   plugins.register(
     kafkaSinkDescriptor(
@@ -208,6 +230,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     plugins,
     clock,
     sleep,
+    usage,
     buildPipeline: (config, task) =>
       buildSourcePipeline(config, task, {
         plugins,
@@ -245,6 +268,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     },
     admin,
     activeTopics,
+    usage,
     ...providers,
     ...metrics,
     ...random,
@@ -277,6 +301,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
       clock,
       logger: loggers(LOGGERS.enumerator),
       discovery: new PartitionDiscovery(),
+      usage,
       ...providers,
       settings: {
         ...DEFAULT_ENUMERATOR_SETTINGS,
@@ -317,6 +342,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
         workerId: settings.workerId,
         exactlyOnceSourceEnabled: settings.exactlyOnceSource,
         topicTracking: settings.topicTracking,
+        prices,
         ...(settings.commit === undefined ? {} : { commit: settings.commit }),
         ...(settings.rootLogLevel === undefined ? {} : { rootLogLevel: settings.rootLogLevel }),
         ...(settings.zombieFencingTimeoutMs === undefined
@@ -334,6 +360,15 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     plugins,
     loggers,
     metrics: ports.metrics ?? noMetrics,
+    usage,
+    metering: new Metering({
+      scopes: usage,
+      store: store.usage,
+      prices,
+      clock,
+      logger: loggers(LOGGERS.metrics),
+      ...metrics,
+    }),
     source,
     sourceWith,
     sink,
@@ -347,7 +382,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     },
     get router() {
       service ??= buildService();
-      router ??= createRouter(service, { logger: loggers(LOGGERS.rest), clock });
+      router ??= createRouter(service, { logger: loggers(LOGGERS.rest), clock, usage });
       return router;
     },
     close: async () => {

@@ -5,8 +5,9 @@ import { dynamoDbStreamsSourceDescriptor } from './connectors/dynamodb-streams-s
 import { postgresCdcDescriptor } from './connectors/postgres-cdc/descriptor.js';
 import { postgresSinkDescriptor } from './connectors/postgres-sink/descriptor.js';
 import { postgresSourceDescriptor } from './connectors/postgres-source/descriptor.js';
-import { s3SinkDescriptor } from './connectors/s3-sink/descriptor.js';
-import { s3SourceDescriptor } from './connectors/s3-source/descriptor.js';
+import type { S3ClientHook } from './connectors/s3-client-hook.js';
+import { s3SinkDescriptor, s3SinkDescriptorWith } from './connectors/s3-sink/descriptor.js';
+import { s3SourceDescriptor, s3SourceDescriptorWith } from './connectors/s3-source/descriptor.js';
 import { verifiableSourceDescriptor } from './connectors/verifiable-source/descriptor.js';
 import { converterDescriptors } from './converters/descriptors.js';
 import { predicateDescriptors } from './predicates/descriptors.js';
@@ -28,12 +29,26 @@ export const builtinDescriptors: readonly AnyPluginDescriptor[] = [
   ...predicateDescriptors,
 ];
 
+/** What the runtime gives the built-in plugins that talk to AWS. */
+export interface BuiltinPluginHooks {
+  /** Called with every S3 client the S3 connectors make (the metering). @default none */
+  readonly s3Client?: S3ClientHook;
+}
+
 /**
  * A registry holding the built-in plugins. Names resolve by Apache class name, simple class name
  * and alias. Plugin packages are registered by the engine (shared/engine/plugin-modules.ts).
  */
-export function builtinRegistry(): PluginRegistry {
+export function builtinRegistry(hooks: BuiltinPluginHooks = {}): PluginRegistry {
   const registry = new PluginRegistry();
-  for (const descriptor of builtinDescriptors) registry.register(descriptor);
+  for (const descriptor of builtinDescriptors) {
+    if (hooks.s3Client !== undefined && descriptor === s3SinkDescriptor) {
+      registry.register(s3SinkDescriptorWith(hooks.s3Client));
+    } else if (hooks.s3Client !== undefined && descriptor === s3SourceDescriptor) {
+      registry.register(s3SourceDescriptorWith(hooks.s3Client));
+    } else {
+      registry.register(descriptor);
+    }
+  }
   return registry;
 }

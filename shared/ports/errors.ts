@@ -195,3 +195,23 @@ export class ItemTooLargeError extends ConnectError {
 
 /** The store is throttling or briefly unreachable; retry with backoff. */
 export class StoreUnavailableError extends RetriableError {}
+
+/**
+ * A stored item was written by a newer format than this code knows (`ITEM_FORMAT_VERSION`): it
+ * is refused, never misread or overwritten. Not retriable: upgrade the code.
+ */
+export class StateFormatError extends ConnectError {
+  /** The item, e.g. `usage of <c> at 2026-12-02T13`. */
+  readonly subject: string;
+  readonly found: number;
+  readonly known: number;
+  constructor(subject: string, found: number, known: number, options: Cause = {}) {
+    super(
+      `The stored ${subject} has format v${found}; this runtime reads up to v${known} (upgrade it)`,
+      options,
+    );
+    this.subject = subject;
+    this.found = found;
+    this.known = known;
+  }
+}

@@ -1,6 +1,7 @@
 import type { ConfigStore } from './config-store.js';
 import type { LoggerLevelStore, RestartStore, TopicStore } from './connector-meta-store.js';
 import type { LeaseStore } from './lease-store.js';
+import type { UsageStore } from './metering.js';
 import type { OffsetStore } from './offset-store.js';
 import type { StatusStore } from './status-store.js';
 
@@ -24,4 +25,6 @@ export interface StateStore {
   readonly topics: TopicStore;
   readonly restarts: RestartStore;
   readonly loggers: LoggerLevelStore;
+  /** Hourly usage sums per connector (the metering). */
+  readonly usage: UsageStore;
 }

@@ -8,6 +8,7 @@ import { metaContract } from './state-store/meta.contract.js';
 import { offsetContract } from './state-store/offsets.contract.js';
 import { statusContract } from './state-store/status.contract.js';
 import { taskRetryContract } from './state-store/task-retry.contract.js';
+import { usageContract } from './state-store/usage.contract.js';
 
 export {
   ManualClock,
@@ -37,5 +38,6 @@ export function describeStateStoreContract(adapter: string, factory: StateStoreF
     kafkaEntryContract(factory);
     deleteContract(factory);
     metaContract(factory);
+    usageContract(factory);
   });
 }

@@ -2,6 +2,7 @@ import { inject } from 'vitest';
 import { createDynamoDbStateStore } from '../../shared/adapters/dynamodb/dynamodb-state-store.js';
 import { ensureTable } from '../../shared/adapters/dynamodb/ensure-table.js';
 import { KafkaJsClientFactory } from '../../shared/adapters/kafkajs/client.js';
+import { meterS3Requests } from '../../shared/adapters/s3/s3-request-meter.js';
 import {
   createEngine,
   DEFAULT_ENGINE_SETTINGS,
@@ -9,7 +10,9 @@ import {
   type EnginePorts,
   type EngineSettings,
 } from '../../shared/engine/engine.js';
+import { systemClock } from '../../shared/ports/clock.js';
 import type { StateStore } from '../../shared/ports/state-store.js';
+import { UsageScopes } from '../../shared/runtime/metering/usage-scopes.js';
 import { testDynamo, uniqueName } from './services.js';
 
 /** What a test may change of the engine: any port, and settings on top of Kafka Connect's. */
@@ -28,7 +31,8 @@ export interface TestEngine {
 /**
  * The engine as the functions and the local runtime build it (shared/engine), over the
  * integration services: a DynamoDB state store on a fresh dynalite table and kafkajs clients of
- * the test broker, unless the test brings its own ports. Tests never wire runtime
+ * the test broker, unless the test brings its own ports. Metered as the functions are: the
+ * store's and the S3 connectors' requests are reported to the engine's `usage`. Tests never wire runtime
  * dependencies by hand; they change ports and settings here.
  *
  * @example
@@ -40,12 +44,13 @@ export interface TestEngine {
  */
 export async function testEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
   const { settings, store: givenStore, kafka: givenKafka, ...ports } = options;
+  const usage = ports.usage ?? new UsageScopes(ports.clock ?? systemClock);
   const dynamo = givenStore === undefined ? testDynamo() : undefined;
   let store = givenStore;
   if (store === undefined && dynamo !== undefined) {
     const tableName = uniqueName('engine');
     await ensureTable(dynamo, tableName);
-    store = createDynamoDbStateStore({ client: dynamo, tableName });
+    store = createDynamoDbStateStore({ client: dynamo, tableName, usage });
   }
   if (store === undefined) throw new Error('no state store');
   const made =
@@ -58,7 +63,7 @@ export async function testEngine(options: TestEngineOptions = {}): Promise<TestE
   const kafka = givenKafka ?? made;
   if (kafka === undefined) throw new Error('no Kafka clients');
   const engine = createEngine(
-    { ...ports, store, kafka },
+    { s3ClientHook: (client) => meterS3Requests(client, usage), ...ports, usage, store, kafka },
     { ...DEFAULT_ENGINE_SETTINGS, kafkaClusterId: 'it-cluster', ...settings },
   );
   return {

@@ -7,6 +7,7 @@ import type {
   TopicStore,
 } from '../../ports/connector-meta-store.js';
 import type { LeaseStore } from '../../ports/lease-store.js';
+import type { UsageRecorder, UsageStore } from '../../ports/metering.js';
 import type { OffsetStore } from '../../ports/offset-store.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { StatusStore } from '../../ports/status-store.js';
@@ -19,6 +20,7 @@ import {
 } from './dynamodb-meta-stores.js';
 import { DynamoDbOffsetStore } from './dynamodb-offset-store.js';
 import { DynamoDbStatusStore } from './dynamodb-status-store.js';
+import { DynamoDbUsageStore } from './dynamodb-usage-store.js';
 import { DynamoTable } from './table.js';
 
 export interface DynamoDbStateStoreOptions {
@@ -31,6 +33,13 @@ export interface DynamoDbStateStoreOptions {
   readonly tableName: string;
   /** Time source for lease expiry and timestamps. @default systemClock */
   readonly clock?: Clock;
+  /**
+   * Where every request's consumed capacity is reported (the metering's `UsageScopes`).
+   * @default none: requests are not metered
+   */
+  readonly usage?: UsageRecorder;
+  /** Uniform in [0, 1): picks the container's shard of the usage items. @default Math.random */
+  readonly random?: () => number;
 }
 
 /**
@@ -44,7 +53,7 @@ export interface DynamoDbStateStoreOptions {
  * ```
  */
 export function createDynamoDbStateStore(options: DynamoDbStateStoreOptions): StateStore {
-  const table = new DynamoTable(options.client, options.tableName);
+  const table = new DynamoTable(options.client, options.tableName, options.usage);
   const clock = options.clock ?? systemClock;
   const configs: ConfigStore = new DynamoDbConfigStore(table, clock);
   const leases: LeaseStore = new DynamoDbLeaseStore(table, clock);
@@ -53,5 +62,6 @@ export function createDynamoDbStateStore(options: DynamoDbStateStoreOptions): St
   const topics: TopicStore = new DynamoDbTopicStore(table, clock);
   const restarts: RestartStore = new DynamoDbRestartStore(table, clock);
   const loggers: LoggerLevelStore = new DynamoDbLoggerLevelStore(table, clock);
-  return { configs, leases, status, offsets, topics, restarts, loggers };
+  const usage: UsageStore = new DynamoDbUsageStore(table, options.random ?? Math.random);
+  return { configs, leases, status, offsets, topics, restarts, loggers, usage };
 }

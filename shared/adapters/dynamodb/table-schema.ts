@@ -25,6 +25,13 @@
  * still read (codec.ts).
  *
  * Partition `LOGGERS` (no connector partition starts without `C#`) holds `LOGGER#<name>` items.
+ *
+ * Usage sums (the metering, issue 25) live apart too, so that no connector Query reads them:
+ * item `H#<UTC hour, yyyy-mm-ddThh>#<shard>` under partition `COST#<connector>`, or `COST` for
+ * the shared line ({@link KEYS.costPk}); one item per hour and writing container shard
+ * ({@link COST_SHARDS}), numeric counters added with `ADD`, kept {@link COST_RETENTION_DAYS}
+ * days (`ttl`). A connector's deletion keeps them.
+ *
  * Every item carries {@link ATTR.formatVersion}; see codec.ts for the versions.
  */
 
@@ -69,6 +76,16 @@ export function sinkOffsetShard(topic: string, partition: number): number {
   }
   return hash % SINK_OFFSET_SHARDS;
 }
+
+/**
+ * How many items one hour of an owner's usage is spread over: each container writes to one
+ * shard of its own (picked at random), so that no single item takes more than ~1,000 writes a
+ * second however many containers a connector runs (DynamoDB's limit per item). Reads sum them.
+ */
+export const COST_SHARDS = 16;
+
+/** How long hourly usage items are kept (DynamoDB's TTL deletes them after). */
+export const COST_RETENTION_DAYS = 400;
 
 /** Attribute names (also the `#name` placeholders of every expression). */
 export const ATTR = {
@@ -124,6 +141,8 @@ export const ATTR = {
   logger: 'logger',
   level: 'level',
   lastModified: 'lastModified',
+  // COST# (usage sums; the counters are named as in ports/metering.ts `Usage`)
+  hour: 'hour',
 } as const;
 
 /** Key values. */
@@ -154,6 +173,12 @@ export const KEYS = {
   topicSk: (topic: string): string => `TOPIC#${topic}`,
   loggerPrefix: 'LOGGER#',
   loggerSk: (logger: string): string => `LOGGER#${logger}`,
+  /** The usage partition of a connector, or of the shared line (`undefined`). */
+  costPk: (connector: string | undefined): string =>
+    connector === undefined ? 'COST' : `COST#${connector}`,
+  costHourPrefix: 'H#',
+  /** One shard of one hour's usage; `hour` as `yyyy-mm-ddThh` (UTC). */
+  costSk: (hour: string, shard: number): string => `H#${hour}#${String(shard).padStart(2, '0')}`,
 } as const;
 
 /**

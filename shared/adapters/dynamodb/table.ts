@@ -11,7 +11,9 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { StoreUnavailableError } from '../../ports/errors.js';
+import type { UsageRecorder } from '../../ports/metering.js';
 import type { Item } from './attributes.js';
+import { type MeterableCommand, metered } from './consumed-capacity.js';
 import { isConditionalCheckFailed, mapDynamoError, oldItemOf } from './errors.js';
 import { STATE_TABLE } from './table-schema.js';
 
@@ -77,21 +79,32 @@ function conditionParams(expression: Expression, names: Record<string, string> |
 /**
  * The adapter's only door to DynamoDB: single-item reads and conditional writes, queries by
  * partition, and batched deletes. Every SDK error is mapped here; a failed condition is a
- * result (`ok: false`), not an exception, so each store decides what it means.
+ * result (`ok: false`), not an exception, so each store decides what it means. With a
+ * `recorder`, every request is metered (consumed-capacity.ts).
  */
 export class DynamoTable {
   readonly client: DynamoDBClient;
   readonly name: string;
+  readonly #recorder: UsageRecorder | undefined;
 
-  constructor(client: DynamoDBClient, name: string) {
+  constructor(client: DynamoDBClient, name: string, recorder?: UsageRecorder) {
     this.client = client;
     this.name = name;
+    this.#recorder = recorder;
+  }
+
+  /** `command`, metered as a `kind` request when the table has a recorder. */
+  #metered<C extends MeterableCommand>(command: C, kind: 'read' | 'write'): C {
+    return this.#recorder === undefined ? command : metered(command, kind, this.#recorder);
   }
 
   async get(key: Item, operation: string): Promise<Item | undefined> {
     try {
       const out = await this.client.send(
-        new GetItemCommand({ TableName: this.name, Key: key, ConsistentRead: true }),
+        this.#metered(
+          new GetItemCommand({ TableName: this.name, Key: key, ConsistentRead: true }),
+          'read',
+        ),
       );
       return out.Item;
     } catch (error) {
@@ -109,9 +122,12 @@ export class DynamoTable {
           throw new StoreUnavailableError(`Unprocessed keys (${operation})`);
         if (attempt > 0) await pause(2 ** attempt * 10);
         const out = await this.client.send(
-          new BatchGetItemCommand({
-            RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
-          }),
+          this.#metered(
+            new BatchGetItemCommand({
+              RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
+            }),
+            'read',
+          ),
         );
         found.push(...(out.Responses?.[this.name] ?? []));
         pending = out.UnprocessedKeys?.[this.name]?.Keys ?? [];
@@ -139,11 +155,14 @@ export class DynamoTable {
     return this.#write(item, operation, options, () =>
       this.client
         .send(
-          new PutItemCommand({
-            TableName: this.name,
-            Item: item,
-            ...conditionParams(expression, names),
-          }),
+          this.#metered(
+            new PutItemCommand({
+              TableName: this.name,
+              Item: item,
+              ...conditionParams(expression, names),
+            }),
+            'write',
+          ),
         )
         .then(() => item),
     );
@@ -158,13 +177,16 @@ export class DynamoTable {
     const names = namesOf(expression.update, expression.condition);
     return this.#write(key, operation, options, async () => {
       const out = await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.name,
-          Key: key,
-          ...(expression.update === undefined ? {} : { UpdateExpression: expression.update }),
-          ...conditionParams(expression, names),
-          ReturnValues: options.returnValues ?? 'ALL_NEW',
-        }),
+        this.#metered(
+          new UpdateItemCommand({
+            TableName: this.name,
+            Key: key,
+            ...(expression.update === undefined ? {} : { UpdateExpression: expression.update }),
+            ...conditionParams(expression, names),
+            ReturnValues: options.returnValues ?? 'ALL_NEW',
+          }),
+          'write',
+        ),
       );
       return out.Attributes ?? {};
     });
@@ -179,12 +201,15 @@ export class DynamoTable {
     const names = namesOf(expression.condition);
     return this.#write(key, operation, options, async () => {
       const out = await this.client.send(
-        new DeleteItemCommand({
-          TableName: this.name,
-          Key: key,
-          ...conditionParams(expression, names),
-          ReturnValues: 'ALL_OLD',
-        }),
+        this.#metered(
+          new DeleteItemCommand({
+            TableName: this.name,
+            Key: key,
+            ...conditionParams(expression, names),
+            ReturnValues: 'ALL_OLD',
+          }),
+          'write',
+        ),
       );
       return out.Attributes ?? {};
     });
@@ -256,7 +281,10 @@ export class DynamoTable {
       let start: Item | undefined;
       do {
         const out = await this.client.send(
-          new QueryCommand(start === undefined ? input : { ...input, ExclusiveStartKey: start }),
+          this.#metered(
+            new QueryCommand(start === undefined ? input : { ...input, ExclusiveStartKey: start }),
+            'read',
+          ),
         );
         items.push(...(out.Items ?? []));
         start = out.LastEvaluatedKey;
@@ -270,7 +298,7 @@ export class DynamoTable {
   /** A raw Query (index listings); SDK errors mapped. */
   async rawQuery(input: QueryCommandInput, operation: string) {
     try {
-      return await this.client.send(new QueryCommand(input));
+      return await this.client.send(this.#metered(new QueryCommand(input), 'read'));
     } catch (error) {
       throw mapDynamoError(error, operation);
     }
@@ -289,7 +317,10 @@ export class DynamoTable {
           }
           if (attempt > 0) await pause(2 ** attempt * 10);
           const out = await this.client.send(
-            new BatchWriteItemCommand({ RequestItems: { [this.name]: pending } }),
+            this.#metered(
+              new BatchWriteItemCommand({ RequestItems: { [this.name]: pending } }),
+              'write',
+            ),
           );
           pending = (out.UnprocessedItems?.[this.name] ?? []).flatMap((request) =>
             request.DeleteRequest?.Key === undefined

@@ -6,6 +6,7 @@ import type {
   TopicStore,
 } from '../../ports/connector-meta-store.js';
 import type { LeaseStore } from '../../ports/lease-store.js';
+import type { UsageStore } from '../../ports/metering.js';
 import type { OffsetStore } from '../../ports/offset-store.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { StatusStore } from '../../ports/status-store.js';
@@ -19,6 +20,7 @@ import {
 } from './memory-meta-stores.js';
 import { MemoryOffsetStore } from './memory-offset-store.js';
 import { MemoryStatusStore } from './memory-status-store.js';
+import { MemoryUsageStore } from './memory-usage-store.js';
 
 export interface MemoryStateStoreOptions {
   /** Time source for lease expiry and timestamps. @default systemClock */
@@ -44,6 +46,7 @@ export class MemoryStateStore implements StateStore {
   readonly topics: TopicStore;
   readonly restarts: RestartStore;
   readonly loggers: LoggerLevelStore;
+  readonly usage: UsageStore = new MemoryUsageStore();
   readonly #db = new MemoryDb();
 
   constructor(options: MemoryStateStoreOptions = {}) {

@@ -6,6 +6,7 @@ import type { KafkaAdminPort, KafkaClientFactory } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { ConnectorState, TaskState } from '../../ports/status-store.js';
+import type { UsageAttribution } from '../metering/usage-scopes.js';
 import type { PartitionDiscovery } from './partition-discovery.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingDefaults } from './sink-mappings.js';
 
@@ -43,6 +44,11 @@ export interface EnumeratorDeps {
   /** Keep one per container so discovery honours its interval across runs. */
   readonly discovery: PartitionDiscovery;
   readonly settings: EnumeratorSettings;
+  /**
+   * The metering: each connector's reconcile is work for that connector (its time and requests
+   * are the connector's share of the run). @default none
+   */
+  readonly usage?: UsageAttribution;
 }
 
 /** What one run did for one connector. */

@@ -89,16 +89,22 @@ export class Enumerator {
     return reports;
   }
 
-  /** Reconciles one connector (after a nudge, or as part of `reconcileAll`). */
+  /**
+   * Reconciles one connector (after a nudge, or as part of `reconcileAll`), metered as work for
+   * that connector.
+   */
   async reconcile(name: string): Promise<ConnectorReport> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#reconcileOnce(name);
-      } catch (error) {
-        // The connector changed under this run (a stop, a new config): start over from it.
-        if (!(error instanceof ConnectorChangedError) || attempt >= STALE_RETRIES) throw error;
+    const work = async (): Promise<ConnectorReport> => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await this.#reconcileOnce(name);
+        } catch (error) {
+          // The connector changed under this run (a stop, a new config): start over from it.
+          if (!(error instanceof ConnectorChangedError) || attempt >= STALE_RETRIES) throw error;
+        }
       }
-    }
+    };
+    return this.deps.usage === undefined ? work() : this.deps.usage.attribute(name, work);
   }
 
   async #reconcileOnce(name: string): Promise<ConnectorReport> {

@@ -5,6 +5,7 @@ import type { ConsumedBatch, KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
+import type { UsageAttribution } from '../metering/usage-scopes.js';
 import type { DeadLetterSink } from '../pipeline/dead-letter.js';
 import type { ActiveTopicTracker } from '../task/active-topics.js';
 import type { ConnectorAliasResolver } from './function-alias.js';
@@ -38,6 +39,11 @@ export interface SinkRuntimeDeps {
    * `topic.tracking.enable`); no topic is recorded when absent.
    */
   readonly activeTopics?: ActiveTopicTracker;
+  /**
+   * The metering: whose work the invocation is, and its Kafka traffic (records and bytes).
+   * @default none
+   */
+  readonly usage?: UsageAttribution;
 }
 
 /** The sink function's services: the runtime plus the alias-to-connector resolver. */

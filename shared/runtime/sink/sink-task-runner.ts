@@ -32,6 +32,7 @@ import type { ConnectorRecord, TaskConfigEntry, TaskConfigSet } from '../../port
 import { ConnectorNotFoundError } from '../../ports/errors.js';
 import type { ConsumedPartition } from '../../ports/kafka.js';
 import type { TaskStatus } from '../../ports/status-store.js';
+import { recordBytes } from '../metering/record-bytes.js';
 import { describeError } from '../pipeline/error-reporter.js';
 import { taskPartitionIds } from '../task/task-split.js';
 import {
@@ -68,8 +69,10 @@ export async function runSinkInvocation(
   invocation: SinkInvocation,
 ): Promise<SinkRunSummary> {
   const { connector } = invocation;
+  deps.usage?.assign(connector);
   const event = invocation.records();
   if (event.recordCount === 0) return summarize(connector, []);
+  deps.usage?.kafka({ recordsIn: event.recordCount, bytesIn: batchBytes(event.partitions) });
   const withRecords = event.partitions.filter((p) => p.records.length > 0);
   // The state read names the batch's partitions: it reads only their sink offsets.
   const snapshot = await deps.store.status.getSinkSnapshot(connector, withRecords);
@@ -170,6 +173,13 @@ async function runTask(
     throw error;
   }
   await markBatchWritten(deps, ref, status, partitionIds, invocation.workerId);
+}
+
+/** The bytes of a batch's records (the metering's Kafka traffic in). */
+function batchBytes(partitions: readonly ConsumedPartition[]): number {
+  let bytes = 0;
+  for (const { records } of partitions) for (const record of records) bytes += recordBytes(record);
+  return bytes;
 }
 
 function newTally(

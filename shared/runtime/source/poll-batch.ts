@@ -1,4 +1,5 @@
 import type { SourceTask } from '../../connect/source.js';
+import { recordBytes } from '../metering/record-bytes.js';
 import { SourceEnvelope } from '../pipeline/record-envelope.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
 import type { SourceTaskMetrics } from './source-task-metrics.js';
@@ -10,9 +11,11 @@ export interface PolledBatch {
   readonly written: number;
   /** How many dead letters the batch's records made. */
   readonly deadLetters: number;
+  /** The bytes of the records to produce (recordBytes; dead letters not counted). */
+  readonly bytes: number;
 }
 
-const noBatch: PolledBatch = { envelopes: [], written: 0, deadLetters: 0 };
+const noBatch: PolledBatch = { envelopes: [], written: 0, deadLetters: 0, bytes: 0 };
 
 /** Counts a batch the runner took (a batch polled ahead and dropped is not counted). */
 export function countBatch(metrics: SourceTaskMetrics, batch: PolledBatch): void {
@@ -20,6 +23,8 @@ export function countBatch(metrics: SourceTaskMetrics, batch: PolledBatch): void
   metrics.written += batch.written;
   metrics.skipped += batch.envelopes.length - batch.written;
   metrics.deadLettered += batch.deadLetters;
+  metrics.producedRecords += batch.written;
+  metrics.producedBytes += batch.bytes;
 }
 
 /** The topics a batch writes to (its records' and its dead letters'), lazily. */
@@ -46,12 +51,16 @@ export async function pollBatch(
   await pipeline.process(envelopes);
   let written = 0;
   let deadLetters = 0;
+  let bytes = 0;
   const at = now();
   for (const envelope of envelopes) {
     const { timestamp } = envelope.original;
     if (timestamp !== null) metrics.emitLagMs = Math.max(metrics.emitLagMs, at - timestamp);
-    if (envelope.outgoing !== null) written += 1;
+    if (envelope.outgoing !== null) {
+      written += 1;
+      bytes += recordBytes(envelope.outgoing);
+    }
     deadLetters += envelope.deadLetters.length;
   }
-  return { envelopes, written, deadLetters };
+  return { envelopes, written, deadLetters, bytes };
 }

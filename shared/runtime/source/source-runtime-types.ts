@@ -6,6 +6,7 @@ import type { KafkaAdminPort } from '../../ports/kafka.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import type { StateStore } from '../../ports/state-store.js';
+import type { UsageAttribution } from '../metering/usage-scopes.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
 import type { ActiveTopicTracker } from '../task/active-topics.js';
 import type { OffsetsTopicReconciler, ReconcileResult } from './offsets-reconcile.js';
@@ -94,6 +95,11 @@ export interface SourceRuntimeDeps {
    * without one, every invocation reads it.
    */
   readonly offsetsTopicReconciler?: OffsetsTopicReconciler;
+  /**
+   * The metering: whose work the invocation is, and its Kafka traffic (records and bytes).
+   * @default none
+   */
+  readonly usage?: UsageAttribution;
 }
 
 export interface SourceInvocation {

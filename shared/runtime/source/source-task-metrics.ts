@@ -8,6 +8,9 @@ export class SourceTaskMetrics {
   deadLettered = 0;
   aborted = 0;
   emitLagMs = 0;
+  /** Records sent to Kafka and their bytes, whatever became of their transactions (metering). */
+  producedRecords = 0;
+  producedBytes = 0;
 
   publish(
     sink: MetricsSink | undefined,

@@ -47,6 +47,7 @@ export async function runSourceInvocation(
 ): Promise<SourceRunResult> {
   const { store, settings, clock } = deps;
   const ref = { connector: invocation.connector, task: invocation.task };
+  deps.usage?.assign(invocation.connector);
   let lease: Lease;
   try {
     lease = await store.leases.acquireLease({
@@ -100,6 +101,10 @@ class SourceSession {
 
   #result(outcome: SourceRunOutcome, error?: Error): SourceRunResult {
     const transactions = this.#sequence?.transactions ?? 0;
+    this.deps.usage?.kafka({
+      recordsOut: this.#metrics.producedRecords,
+      bytesOut: this.#metrics.producedBytes,
+    });
     this.#metrics.publish(
       this.deps.metrics,
       { Connector: this.invocation.connector, Task: String(this.invocation.task) },

@@ -124,6 +124,18 @@ describe('monitoring of connectors', { timeout: 60_000 }, () => {
     );
     expect(expressions.some((e) => e.includes('MetricName="OffsetLag"'))).toBe(true);
   });
+
+  it('graphs the estimated cost per connector and of the shared line, in dollars per hour', () => {
+    // Act
+    const expressions = dashboardExpressions(template);
+    // Assess
+    expect(expressions).toContain(
+      `SEARCH('{${NAMESPACE},Connector} MetricName="EstimatedCost"', 'Sum', 3600)`,
+    );
+    expect(expressions).toContain(
+      `SEARCH('{${NAMESPACE},CostLine} MetricName="EstimatedCost"', 'Sum', 3600)`,
+    );
+  });
 });
 
 describe('replication slot lag threshold', { timeout: 60_000 }, () => {
@@ -215,6 +227,47 @@ describe('metrics and log options of the functions', { timeout: 60_000 }, () => 
         LOG_LEVEL_REFRESH_SECONDS: '15',
       });
     }
+  });
+
+  it('gives every function the price overrides of costPrices, from the props or the context', () => {
+    // Prepare
+    const prices = { region: 'eu-west-1', lambdaArmPerGbSecond: 0.0000134 };
+    // Act
+    const { template } = synthConstruct(() => ({
+      ...selfManagedPlain(),
+      functions: { costPrices: prices },
+    }));
+    const { app, stack } = createApp({
+      context: {
+        ...cdkJsonContext(),
+        nag: 'false',
+        'aws:cdk:bundling-stacks': [],
+        costPrices: JSON.stringify(prices),
+      },
+    });
+    const fromContext = Template.fromJSON(
+      app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>,
+    );
+    // Assess
+    for (const t of [template, fromContext]) {
+      const environments = Object.values(functionEnvironments(t));
+      expect(environments).toHaveLength(4);
+      for (const variables of environments) {
+        expect(JSON.parse(String(variables.COST_PRICES))).toEqual(prices);
+      }
+    }
+  });
+
+  it('refuses a price it does not know, or one that is not a number ≥ 0', () => {
+    const synth = (costPrices: Record<string, unknown>) => () =>
+      synthConstruct(() => ({
+        ...selfManagedPlain(),
+        functions: { costPrices: costPrices as never },
+      }));
+    expect(synth({ lambdaPerGbSecond: 1 })).toThrow('costPrices: unknown price lambdaPerGbSecond');
+    expect(synth({ dynamoPerReadUnit: -1 })).toThrow(
+      'costPrices: dynamoPerReadUnit must be a finite number ≥ 0 (got -1)',
+    );
   });
 
   it('refuses a log level refresh that is not a whole number of seconds', () => {

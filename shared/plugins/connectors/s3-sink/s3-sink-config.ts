@@ -6,6 +6,7 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { invalidValue } from 'serverless-connect/connect';
 import type { DecimalFormat } from '../../converters/json-encode.js';
+import type { S3ClientHook } from '../s3-client-hook.js';
 import { type S3Connection, s3ClientSettings, s3ConnectionOf } from '../s3-connection-config.js';
 import { timeZoneOf } from '../time-zone.js';
 import { compileJodaPattern } from './joda-format.js';
@@ -229,7 +230,9 @@ export function s3SinkClientConfigOf(config: S3SinkConfig): S3ClientConfig {
   return s3ClientSettings(config);
 }
 
-/** A client for `config` over the AWS SDK. */
-export function createS3SinkClient(config: S3SinkConfig): S3SinkClient {
-  return sdkS3SinkClient(new S3Client(s3SinkClientConfigOf(config)));
+/** A client for `config` over the AWS SDK, given to `hook` first when there is one. */
+export function createS3SinkClient(config: S3SinkConfig, hook?: S3ClientHook): S3SinkClient {
+  const client = new S3Client(s3SinkClientConfigOf(config));
+  hook?.(client);
+  return sdkS3SinkClient(client);
 }

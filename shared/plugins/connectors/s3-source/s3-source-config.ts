@@ -12,6 +12,7 @@ import {
   Range,
 } from 'serverless-connect/connect';
 import type { AwsCredentials } from '../aws-connection-config.js';
+import type { S3ClientHook } from '../s3-client-hook.js';
 import {
   type S3Connection,
   s3ClientSettings,
@@ -282,7 +283,9 @@ export function s3ClientConfigOf(config: S3SourceConfig): S3ClientConfig {
   return s3ClientSettings(config);
 }
 
-/** A client for `config`'s bucket over the AWS SDK. */
-export function createS3SourceClient(config: S3SourceConfig): S3SourceClient {
-  return sdkS3SourceClient(new S3Client(s3ClientConfigOf(config)));
+/** A client for `config`'s bucket over the AWS SDK, given to `hook` first when there is one. */
+export function createS3SourceClient(config: S3SourceConfig, hook?: S3ClientHook): S3SourceClient {
+  const client = new S3Client(s3ClientConfigOf(config));
+  hook?.(client);
+  return sdkS3SourceClient(client);
 }

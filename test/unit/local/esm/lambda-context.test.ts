@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { localLambdaContext } from '../../../../local/esm/lambda-context.js';
+import { DEFAULT_SIZES } from '../../../../infra/lib/functions.js';
+import {
+  LOCAL_FUNCTION_MEMORY_MB,
+  localLambdaContext,
+} from '../../../../local/esm/lambda-context.js';
 
 describe('localLambdaContext', () => {
   it('carries the connector alias at the end of the invoked function ARN', () => {
@@ -36,5 +40,25 @@ describe('localLambdaContext', () => {
 
     // Assess
     expect(first.awsRequestId).not.toBe(second.awsRequestId);
+  });
+
+  it('carries the memory the CDK app gives each function by default (what the metering prices)', () => {
+    // Act
+    const memory = Object.fromEntries(
+      (['api', 'enumerator', 'source-task', 'sink-task'] as const).map((functionName) => [
+        functionName,
+        Number(localLambdaContext({ functionName, timeoutMs: 1 }).memoryLimitInMB),
+      ]),
+    );
+
+    // Assess
+    expect(memory).toEqual({
+      api: DEFAULT_SIZES.api.memorySize,
+      enumerator: DEFAULT_SIZES.enumerator.memorySize,
+      'source-task': DEFAULT_SIZES['source-task'].memorySize,
+      'sink-task': DEFAULT_SIZES['sink-task'].memorySize,
+    });
+    expect(memory).toEqual(LOCAL_FUNCTION_MEMORY_MB);
+    expect(localLambdaContext({ timeoutMs: 1, memoryMb: 2048 }).memoryLimitInMB).toBe('2048');
   });
 });

@@ -231,7 +231,7 @@ describe('dispatchSlices', () => {
       if (seq % 2 === 1) envelope.outgoing = out(seq);
       else envelope.deadLetters = [out(seq, `dlq-${seq}`)];
     }
-    const batch: PolledBatch = { envelopes, written: 3, deadLetters: 2 };
+    const batch: PolledBatch = { envelopes, written: 3, deadLetters: 2, bytes: 0 };
     const { log, target: sequence } = target();
 
     const aborted = await dispatchSlices(sequence, batch, [
@@ -253,7 +253,7 @@ describe('dispatchSlices', () => {
   it('sends the batch as it is when it is not split', async () => {
     const envelopes = records(2);
     for (const envelope of envelopes) envelope.outgoing = out(envelope.original.value as number);
-    const batch: PolledBatch = { envelopes, written: 2, deadLetters: 0 };
+    const batch: PolledBatch = { envelopes, written: 2, deadLetters: 0, bytes: 0 };
     const sent: unknown[] = [];
     const sequence: SliceTarget = {
       send: async (part) => {

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryUsageStore } from '../../../../../shared/adapters/memory/memory-usage-store.js';
+import { ConnectError } from '../../../../../shared/connect/errors.js';
+import { StoreUnavailableError } from '../../../../../shared/ports/errors.js';
+import type { LogFields, Logger } from '../../../../../shared/ports/logger.js';
+import type { Usage, UsageOwner, UsageStore } from '../../../../../shared/ports/metering.js';
+import type { MetricsSink, MetricValue } from '../../../../../shared/ports/metrics.js';
+import { costOf } from '../../../../../shared/runtime/metering/cost-model.js';
+import {
+  ESTIMATED_COST_METRIC,
+  HOUR_MS,
+  Metering,
+  SHARED_COST_DIMENSIONS,
+} from '../../../../../shared/runtime/metering/metering.js';
+import { DEFAULT_PRICES } from '../../../../../shared/runtime/metering/prices.js';
+import { emptyUsage } from '../../../../../shared/runtime/metering/usage.js';
+import { UsageScopes } from '../../../../../shared/runtime/metering/usage-scopes.js';
+
+/** A clock the test (and the store) move by hand. */
+class Clock {
+  constructor(public at: number) {}
+  now(): number {
+    return this.at;
+  }
+}
+
+const HOUR = 1_764_000_000_000 - (1_764_000_000_000 % HOUR_MS);
+const everything = { fromHour: 0, toHour: Number.MAX_SAFE_INTEGER };
+
+function harness(store: UsageStore = new MemoryUsageStore()) {
+  const clock = new Clock(HOUR + 1_000);
+  const scopes = new UsageScopes(clock);
+  const published: { dimensions: Record<string, string>; values: Record<string, MetricValue> }[] =
+    [];
+  const metrics: MetricsSink = {
+    publish: (dimensions, values) => published.push({ dimensions, values }),
+  };
+  const warnings: { message: string; fields: LogFields | undefined }[] = [];
+  const logger: Logger = {
+    error: () => {},
+    warn: (message, fields) => warnings.push({ message, fields }),
+    info: () => {},
+    debug: () => {},
+  };
+  const metering = new Metering({ scopes, store, prices: DEFAULT_PRICES, clock, logger, metrics });
+  return { clock, scopes, metering, store, published, warnings };
+}
+
+const usageOf = async (store: UsageStore, owner: UsageOwner): Promise<Usage | undefined> =>
+  (await store.readUsage(owner, everything))[0]?.usage;
+
+describe('Metering', () => {
+  it('adds an invocation to its connector’s hour and publishes its estimated cost', async () => {
+    // Prepare
+    const { clock, scopes, metering, store, published } = harness();
+    // Act
+    const result = await metering.run({ function: 'sink-task', memoryMb: 1024 }, async () => {
+      scopes.assign('orders');
+      scopes.dynamoRequest({ kind: 'read', units: 1 });
+      scopes.dynamoRequest({ kind: 'write', units: 2 });
+      scopes.s3Request('tier1');
+      scopes.s3Request('tier2');
+      scopes.s3Request('free');
+      scopes.kafka({ recordsIn: 500, bytesIn: 50_000 });
+      clock.at += 300;
+      return 'written';
+    });
+    // Assess
+    const expected: Usage = {
+      ...emptyUsage(),
+      invocations: 1,
+      lambdaMs: 300,
+      lambdaMbMs: 300 * 1024,
+      dynamoReads: 1,
+      dynamoReadUnits: 1,
+      dynamoWrites: 1,
+      dynamoWriteUnits: 2,
+      s3Tier1Requests: 1,
+      s3Tier2Requests: 1,
+      kafkaRecordsIn: 500,
+      kafkaBytesIn: 50_000,
+    };
+    expect(result).toBe('written');
+    expect(await store.readUsage('orders', everything)).toEqual([{ hour: HOUR, usage: expected }]);
+    expect(published).toEqual([
+      {
+        dimensions: { Connector: 'orders' },
+        values: {
+          [ESTIMATED_COST_METRIC]: { value: costOf(expected, DEFAULT_PRICES).total, unit: 'None' },
+        },
+      },
+    ]);
+  });
+
+  it('meters a failed invocation too, and lets its error through', async () => {
+    // Prepare
+    const { clock, scopes, metering, store } = harness();
+    // Act
+    const run = metering.run({ function: 'sink-task', memoryMb: 1024 }, async () => {
+      scopes.assign('orders');
+      clock.at += 40;
+      throw new ConnectError('put failed');
+    });
+    // Assess
+    await expect(run).rejects.toThrow('put failed');
+    expect(await usageOf(store, 'orders')).toMatchObject({ invocations: 1, lambdaMs: 40 });
+  });
+
+  it('publishes the shared line under its own dimension', async () => {
+    // Prepare
+    const { clock, metering, store, published } = harness();
+    // Act
+    await metering.run({ function: 'api', memoryMb: 512 }, async () => {
+      clock.at += 3;
+    });
+    // Assess
+    expect(await usageOf(store, undefined)).toMatchObject({ invocations: 1, apiCalls: 1 });
+    expect(published.map((p) => p.dimensions)).toEqual([SHARED_COST_DIMENSIONS]);
+  });
+
+  it('carries the time of its own write to the next invocation', async () => {
+    // Prepare: the store's write takes 7 ms
+    const memory = new MemoryUsageStore();
+    const h = harness({
+      addUsage: async (owner, hour, usage) => {
+        h.clock.at += 7;
+        await memory.addUsage(owner, hour, usage);
+      },
+      readUsage: (owner, range) => memory.readUsage(owner, range),
+    });
+    const invocation = () =>
+      h.metering.run({ function: 'source-task', memoryMb: 1024 }, async () => {
+        h.scopes.assign('orders');
+        h.clock.at += 100;
+      });
+    // Act
+    await invocation();
+    const afterFirst = await usageOf(memory, 'orders');
+    await invocation();
+    // Assess
+    expect(afterFirst?.lambdaMs).toBe(100);
+    expect(await usageOf(memory, 'orders')).toMatchObject({
+      invocations: 2,
+      lambdaMs: 207,
+      lambdaMbMs: 207 * 1024,
+    });
+  });
+
+  it('carries usage it could not write for a retriable reason, and drops it for another', async () => {
+    // Prepare: the first write is throttled, the second refused, the rest succeed
+    const memory = new MemoryUsageStore();
+    const failures: Error[] = [
+      new StoreUnavailableError('throttled'),
+      new ConnectError('format from the future'),
+    ];
+    const h = harness({
+      addUsage: async (owner, hour, usage) => {
+        const failure = failures.shift();
+        if (failure !== undefined) throw failure;
+        await memory.addUsage(owner, hour, usage);
+      },
+      readUsage: (owner, range) => memory.readUsage(owner, range),
+    });
+    const invocation = (records: number) =>
+      h.metering.run({ function: 'sink-task', memoryMb: 1024 }, async () => {
+        h.scopes.assign('orders');
+        h.scopes.kafka({ recordsIn: records });
+      });
+    // Act
+    await invocation(1); // throttled: carried
+    await invocation(10); // refused: 1 + 10 dropped
+    await invocation(100);
+    // Assess
+    expect((await usageOf(memory, 'orders'))?.kafkaRecordsIn).toBe(100);
+    expect(h.warnings.map((w) => w.message)).toEqual([
+      'could not record usage; carried to the next invocation',
+      'could not record usage; dropped',
+    ]);
+  });
+
+  it('keeps invocations running at once apart, and drops reports made outside any', async () => {
+    // Prepare
+    const { scopes, metering, store } = harness();
+    const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const invocation = (connector: string, reads: number) =>
+      metering.run({ function: 'sink-task', memoryMb: 1024 }, async () => {
+        scopes.assign(connector);
+        for (let i = 0; i < reads; i += 1) {
+          await tick();
+          scopes.dynamoRequest({ kind: 'read', units: 1 });
+        }
+      });
+    // Act
+    scopes.dynamoRequest({ kind: 'write', units: 1 });
+    await Promise.all([invocation('a', 3), invocation('b', 5)]);
+    // Assess
+    expect((await usageOf(store, 'a'))?.dynamoReads).toBe(3);
+    expect((await usageOf(store, 'b'))?.dynamoReads).toBe(5);
+    expect((await usageOf(store, 'a'))?.dynamoWrites).toBe(0);
+  });
+});

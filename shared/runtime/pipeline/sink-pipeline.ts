@@ -19,7 +19,7 @@ import type { DeadLetterSink } from './dead-letter.js';
 import { type ErrorHandlingMetrics, ProcessingContext } from './error-stage.js';
 import { createTaskErrorHandler } from './error-tolerance.js';
 import { InternalSinkRecord, type SinkEnvelope } from './record-envelope.js';
-import { DROP, type PipelineStage, RecordPipeline } from './record-pipeline.js';
+import { DROP, type PipelineStage, RecordPipeline, storeInto } from './record-pipeline.js';
 import { buildTransformationChain, transformationClassOf } from './transformation-chain.js';
 
 /** A sink task's record path. Calls to `process` must not overlap. */
@@ -96,7 +96,7 @@ function sinkRecordOf({ original, key, value, headers }: SinkWork): InternalSink
 }
 
 /** A record the task built itself, serialised with the connector's converters (as Connect). */
-function consumedOf(record: SinkRecord, converters: ConverterSet): ConsumedRecord {
+async function consumedOf(record: SinkRecord, converters: ConverterSet): Promise<ConsumedRecord> {
   const { topic, headers } = record;
   return {
     topic: record.originalTopic,
@@ -104,8 +104,8 @@ function consumedOf(record: SinkRecord, converters: ConverterSet): ConsumedRecor
     offset: record.originalKafkaOffset,
     timestamp: record.timestamp,
     timestampType: record.timestampType,
-    key: converters.key.fromConnectData(topic, headers, record.keySchema, record.key),
-    value: converters.value.fromConnectData(topic, headers, record.valueSchema, record.value),
+    key: await converters.key.fromConnectData(topic, headers, record.keySchema, record.key),
+    value: await converters.value.fromConnectData(topic, headers, record.valueSchema, record.value),
     headers: [...headers].map((h) => ({
       key: h.key,
       value: converters.header.fromConnectHeader(topic, h.key, h.schema, h.value),
@@ -137,8 +137,8 @@ export function buildSinkPipeline(
       stage: 'KEY_CONVERTER',
       class: converters.keyClass,
       run: (work) => {
-        work.key = converters.key.toConnectData(work.original.topic, work.raw, work.original.key);
-        return undefined;
+        const { topic, key } = work.original;
+        return storeInto(work, 'key', converters.key.toConnectData(topic, work.raw, key));
       },
     },
     {
@@ -146,8 +146,7 @@ export function buildSinkPipeline(
       class: converters.valueClass,
       run: (work) => {
         const { topic, value } = work.original;
-        work.value = converters.value.toConnectData(topic, work.raw, value);
-        return undefined;
+        return storeInto(work, 'value', converters.value.toConnectData(topic, work.raw, value));
       },
     },
     {
@@ -210,7 +209,9 @@ export function buildSinkPipeline(
 
     async reportErrant(record, error, taskClass) {
       const original =
-        record instanceof InternalSinkRecord ? record.consumed : consumedOf(record, converters);
+        record instanceof InternalSinkRecord
+          ? record.consumed
+          : await consumedOf(record, converters);
       const context = ProcessingContext.forConsumed(original);
       await operator.executeFailed('TASK_PUT', taskClass, error, context);
       return deadLetterQueueEnabled;

@@ -17,7 +17,7 @@ import { collectingDeadLetterSink } from './dead-letter.js';
 import { ProcessingContext } from './error-stage.js';
 import { createTaskErrorHandler } from './error-tolerance.js';
 import type { SourceEnvelope } from './record-envelope.js';
-import { DROP, type PipelineStage, RecordPipeline } from './record-pipeline.js';
+import { DROP, type PipelineStage, RecordPipeline, storeInto } from './record-pipeline.js';
 import { buildTransformationChain, transformationClassOf } from './transformation-chain.js';
 
 /**
@@ -97,8 +97,11 @@ export function buildSourcePipeline(
       class: converters.keyClass,
       run: (work) => {
         const { topic, headers, keySchema, key } = work.record;
-        work.key = converters.key.fromConnectData(topic, headers, keySchema, key);
-        return undefined;
+        return storeInto(
+          work,
+          'key',
+          converters.key.fromConnectData(topic, headers, keySchema, key),
+        );
       },
     },
     {
@@ -106,8 +109,8 @@ export function buildSourcePipeline(
       class: converters.valueClass,
       run: (work) => {
         const { topic, headers, valueSchema, value } = work.record;
-        work.value = converters.value.fromConnectData(topic, headers, valueSchema, value);
-        return undefined;
+        const bytes = converters.value.fromConnectData(topic, headers, valueSchema, value);
+        return storeInto(work, 'value', bytes);
       },
     },
     {

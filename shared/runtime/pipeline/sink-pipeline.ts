@@ -7,6 +7,7 @@
  */
 
 import type { ParsedSinkConnectorConfig } from '../../config/connector-config.js';
+import { isPromiseLike } from '../../connect/converter.js';
 import { EMPTY_HEADERS, Headers, type ReadonlyHeaders } from '../../connect/headers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SinkRecord } from '../../connect/records.js';
@@ -19,7 +20,7 @@ import type { DeadLetterSink } from './dead-letter.js';
 import { type ErrorHandlingMetrics, ProcessingContext } from './error-stage.js';
 import { createTaskErrorHandler } from './error-tolerance.js';
 import { InternalSinkRecord, type SinkEnvelope } from './record-envelope.js';
-import { DROP, type PipelineStage, RecordPipeline, storeInto } from './record-pipeline.js';
+import { DROP, type PipelineStage, RecordPipeline } from './record-pipeline.js';
 import { buildTransformationChain, transformationClassOf } from './transformation-chain.js';
 
 /** A sink task's record path. Calls to `process` must not overlap. */
@@ -138,7 +139,15 @@ export function buildSinkPipeline(
       class: converters.keyClass,
       run: (work) => {
         const { topic, key } = work.original;
-        return storeInto(work, 'key', converters.key.toConnectData(topic, work.raw, key));
+        const converted = converters.key.toConnectData(topic, work.raw, key);
+        if (!isPromiseLike(converted)) {
+          work.key = converted;
+          return undefined;
+        }
+        return converted.then((resolved) => {
+          work.key = resolved;
+          return undefined;
+        });
       },
     },
     {
@@ -146,7 +155,15 @@ export function buildSinkPipeline(
       class: converters.valueClass,
       run: (work) => {
         const { topic, value } = work.original;
-        return storeInto(work, 'value', converters.value.toConnectData(topic, work.raw, value));
+        const converted = converters.value.toConnectData(topic, work.raw, value);
+        if (!isPromiseLike(converted)) {
+          work.value = converted;
+          return undefined;
+        }
+        return converted.then((resolved) => {
+          work.value = resolved;
+          return undefined;
+        });
       },
     },
     {

@@ -7,6 +7,7 @@
  * task fails).
  */
 import type { ParsedSourceConnectorConfig } from '../../config/connector-config.js';
+import { isPromiseLike } from '../../connect/converter.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { Clock } from '../../ports/clock.js';
@@ -17,7 +18,7 @@ import { collectingDeadLetterSink } from './dead-letter.js';
 import { ProcessingContext } from './error-stage.js';
 import { createTaskErrorHandler } from './error-tolerance.js';
 import type { SourceEnvelope } from './record-envelope.js';
-import { DROP, type PipelineStage, RecordPipeline, storeInto } from './record-pipeline.js';
+import { DROP, type PipelineStage, RecordPipeline } from './record-pipeline.js';
 import { buildTransformationChain, transformationClassOf } from './transformation-chain.js';
 
 /**
@@ -97,11 +98,15 @@ export function buildSourcePipeline(
       class: converters.keyClass,
       run: (work) => {
         const { topic, headers, keySchema, key } = work.record;
-        return storeInto(
-          work,
-          'key',
-          converters.key.fromConnectData(topic, headers, keySchema, key),
-        );
+        const bytes = converters.key.fromConnectData(topic, headers, keySchema, key);
+        if (!isPromiseLike(bytes)) {
+          work.key = bytes;
+          return undefined;
+        }
+        return bytes.then((resolved) => {
+          work.key = resolved;
+          return undefined;
+        });
       },
     },
     {
@@ -110,7 +115,14 @@ export function buildSourcePipeline(
       run: (work) => {
         const { topic, headers, valueSchema, value } = work.record;
         const bytes = converters.value.fromConnectData(topic, headers, valueSchema, value);
-        return storeInto(work, 'value', bytes);
+        if (!isPromiseLike(bytes)) {
+          work.value = bytes;
+          return undefined;
+        }
+        return bytes.then((resolved) => {
+          work.value = resolved;
+          return undefined;
+        });
       },
     },
     {

@@ -4,7 +4,6 @@
  * under BACKWARD, look-up and latest-version modes, how often the registry is called, and a
  * registry that is down. Each container counts the requests its registry client sends.
  */
-import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { DataError, RetriableError } from '../../../shared/connect/errors.js';
 import { EMPTY_HEADERS } from '../../../shared/connect/headers.js';
@@ -27,19 +26,13 @@ import {
 import { unframe } from '../../../shared/plugins/converters/schema-registry/wire-format.js';
 import { expectedOrder, orderSchema } from '../../support/order-source.js';
 import { uniqueName } from '../../support/services.js';
+import { countingRegistryClients, unreachableRegistryUrl } from './registry-support.js';
 
 const registryUrl = () => inject('schemaRegistryUrl');
 
 /** A warm container: its own registry clients, whose requests are listed as `METHOD /path`. */
 function container() {
-  const requests: string[] = [];
-  const clients = new SchemaRegistryClients({
-    clock: { now: () => Date.now() },
-    fetch: (url, init) => {
-      requests.push(`${init.method} ${decodeURIComponent(url.slice(registryUrl().length))}`);
-      return fetch(url, init);
-    },
-  });
+  const { clients, requests } = countingRegistryClients(registryUrl);
   const converter = (props: Record<string, string> = {}, isKey = false) => {
     const avro = new AvroConverter(clients);
     avro.configure({ 'schema.registry.url': registryUrl(), ...props }, isKey);
@@ -86,15 +79,6 @@ async function failureOf(act: () => unknown): Promise<unknown> {
   } catch (error) {
     return error;
   }
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('AvroConverter with the schema registry', () => {
@@ -219,7 +203,7 @@ describe('AvroConverter with the schema registry', () => {
 
   it('fails with a RetriableError naming the cause when the registry does not answer', async () => {
     const avro = new AvroConverter(new SchemaRegistryClients({ fetch, clock: { now: () => 0 } }));
-    avro.configure({ 'schema.registry.url': `http://127.0.0.1:${await closedPort()}` }, false);
+    avro.configure({ 'schema.registry.url': await unreachableRegistryUrl() }, false);
 
     const write = avro.fromConnectData(
       'orders',

@@ -5,7 +5,6 @@
  * `errors.retry.*`, `errors.tolerance` and the dead letter queue as Connect's converter errors do.
  * Each container's registry client counts its requests.
  */
-import { createServer } from 'node:net';
 import { logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
@@ -18,7 +17,6 @@ import type { SourceConnector } from '../../../shared/connect/source.js';
 import type { Struct } from '../../../shared/connect/struct.js';
 import { AvroConverter } from '../../../shared/plugins/converters/avro/avro-converter.js';
 import { AVRO_CONVERTER } from '../../../shared/plugins/converters/descriptors.js';
-import { SchemaRegistryClients } from '../../../shared/plugins/converters/schema-registry/schema-registry-client.js';
 import { unframe } from '../../../shared/plugins/converters/schema-registry/wire-format.js';
 import type { StateStore } from '../../../shared/ports/state-store.js';
 import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
@@ -41,19 +39,13 @@ import {
 import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
 import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 import { readWithJavaAvro } from './avro-java-reader.js';
+import { countingRegistryClients, unreachableRegistryUrl } from './registry-support.js';
 
 const registryUrl = () => inject('schemaRegistryUrl');
 
 /** An AvroConverter plugin `className` whose registry client lists its requests. */
 function countedAvro(className: string) {
-  const requests: string[] = [];
-  const clients = new SchemaRegistryClients({
-    clock: { now: () => Date.now() },
-    fetch: (url, init) => {
-      requests.push(`${init.method} ${decodeURIComponent(url.slice(registryUrl().length))}`);
-      return fetch(url, init);
-    },
-  });
+  const { clients, requests } = countingRegistryClients(registryUrl);
   const descriptor: AnyPluginDescriptor = {
     className,
     aliases: [],
@@ -66,15 +58,6 @@ function countedAvro(className: string) {
 
 const writerAvro = countedAvro('test.WriterAvroConverter');
 const readerAvro = countedAvro('test.ReaderAvroConverter');
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -269,7 +252,7 @@ describe('AvroConverter through the runtime (real broker, dynalite, registry)', 
     const topic = uniqueName('orders');
     const dlq = `${topic}-dlq`;
     await createTestTopic(topic, 1);
-    const down = `http://127.0.0.1:${await closedPort()}`;
+    const down = await unreachableRegistryUrl();
     const unreachable = {
       'key.converter': 'test.WriterAvroConverter',
       'key.converter.schema.registry.url': down,

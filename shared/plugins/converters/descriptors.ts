@@ -4,6 +4,7 @@
  * The registry adds the simple names (`JsonConverter`, `Json`) as aliases.
  */
 import type { AnyPluginDescriptor, Converter, HeaderConverter } from 'serverless-connect/connect';
+import { AvroConverter } from './avro/avro-converter.js';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { JsonConverter } from './json-converter.js';
@@ -25,6 +26,8 @@ const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
 const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
+/** Confluent's Avro converter (schema registry); `AvroConverter` and `Avro` resolve to it too. */
+export const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -89,6 +92,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'header_converter',
     version: CONVERTERS_VERSION,
     create: () => new SimpleHeaderConverter(),
+  },
+  {
+    className: AVRO_CONVERTER,
+    aliases: ['avro'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new AvroConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

@@ -121,7 +121,7 @@ export class RetryWithToleranceOperator {
   async execute<V>(
     stage: Stage,
     className: ExecutingClass,
-    operation: () => V | Promise<V>,
+    operation: () => V | PromiseLike<V>,
     context: ProcessingContext,
   ): Promise<OperationResult<V>> {
     const name = typeof className === 'string' ? className : '';

@@ -7,6 +7,7 @@
  */
 
 import type { ParsedSinkConnectorConfig } from '../../config/connector-config.js';
+import { isPromiseLike } from '../../connect/converter.js';
 import { EMPTY_HEADERS, Headers, type ReadonlyHeaders } from '../../connect/headers.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SinkRecord } from '../../connect/records.js';
@@ -96,7 +97,7 @@ function sinkRecordOf({ original, key, value, headers }: SinkWork): InternalSink
 }
 
 /** A record the task built itself, serialised with the connector's converters (as Connect). */
-function consumedOf(record: SinkRecord, converters: ConverterSet): ConsumedRecord {
+async function consumedOf(record: SinkRecord, converters: ConverterSet): Promise<ConsumedRecord> {
   const { topic, headers } = record;
   return {
     topic: record.originalTopic,
@@ -104,8 +105,8 @@ function consumedOf(record: SinkRecord, converters: ConverterSet): ConsumedRecor
     offset: record.originalKafkaOffset,
     timestamp: record.timestamp,
     timestampType: record.timestampType,
-    key: converters.key.fromConnectData(topic, headers, record.keySchema, record.key),
-    value: converters.value.fromConnectData(topic, headers, record.valueSchema, record.value),
+    key: await converters.key.fromConnectData(topic, headers, record.keySchema, record.key),
+    value: await converters.value.fromConnectData(topic, headers, record.valueSchema, record.value),
     headers: [...headers].map((h) => ({
       key: h.key,
       value: converters.header.fromConnectHeader(topic, h.key, h.schema, h.value),
@@ -137,8 +138,16 @@ export function buildSinkPipeline(
       stage: 'KEY_CONVERTER',
       class: converters.keyClass,
       run: (work) => {
-        work.key = converters.key.toConnectData(work.original.topic, work.raw, work.original.key);
-        return undefined;
+        const { topic, key } = work.original;
+        const converted = converters.key.toConnectData(topic, work.raw, key);
+        if (!isPromiseLike(converted)) {
+          work.key = converted;
+          return undefined;
+        }
+        return converted.then((resolved) => {
+          work.key = resolved;
+          return undefined;
+        });
       },
     },
     {
@@ -146,8 +155,15 @@ export function buildSinkPipeline(
       class: converters.valueClass,
       run: (work) => {
         const { topic, value } = work.original;
-        work.value = converters.value.toConnectData(topic, work.raw, value);
-        return undefined;
+        const converted = converters.value.toConnectData(topic, work.raw, value);
+        if (!isPromiseLike(converted)) {
+          work.value = converted;
+          return undefined;
+        }
+        return converted.then((resolved) => {
+          work.value = resolved;
+          return undefined;
+        });
       },
     },
     {
@@ -210,7 +226,9 @@ export function buildSinkPipeline(
 
     async reportErrant(record, error, taskClass) {
       const original =
-        record instanceof InternalSinkRecord ? record.consumed : consumedOf(record, converters);
+        record instanceof InternalSinkRecord
+          ? record.consumed
+          : await consumedOf(record, converters);
       const context = ProcessingContext.forConsumed(original);
       await operator.executeFailed('TASK_PUT', taskClass, error, context);
       return deadLetterQueueEnabled;

@@ -7,6 +7,7 @@
  * task fails).
  */
 import type { ParsedSourceConnectorConfig } from '../../config/connector-config.js';
+import { isPromiseLike } from '../../connect/converter.js';
 import type { PluginRegistry } from '../../connect/plugin.js';
 import type { SourceRecord } from '../../connect/records.js';
 import type { Clock } from '../../ports/clock.js';
@@ -97,8 +98,15 @@ export function buildSourcePipeline(
       class: converters.keyClass,
       run: (work) => {
         const { topic, headers, keySchema, key } = work.record;
-        work.key = converters.key.fromConnectData(topic, headers, keySchema, key);
-        return undefined;
+        const bytes = converters.key.fromConnectData(topic, headers, keySchema, key);
+        if (!isPromiseLike(bytes)) {
+          work.key = bytes;
+          return undefined;
+        }
+        return bytes.then((resolved) => {
+          work.key = resolved;
+          return undefined;
+        });
       },
     },
     {
@@ -106,8 +114,15 @@ export function buildSourcePipeline(
       class: converters.valueClass,
       run: (work) => {
         const { topic, headers, valueSchema, value } = work.record;
-        work.value = converters.value.fromConnectData(topic, headers, valueSchema, value);
-        return undefined;
+        const bytes = converters.value.fromConnectData(topic, headers, valueSchema, value);
+        if (!isPromiseLike(bytes)) {
+          work.value = bytes;
+          return undefined;
+        }
+        return bytes.then((resolved) => {
+          work.value = resolved;
+          return undefined;
+        });
       },
     },
     {

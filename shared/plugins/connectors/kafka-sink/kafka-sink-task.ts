@@ -6,6 +6,7 @@
  */
 import {
   IllegalStateError,
+  isPromiseLike,
   parseTopicPartitionKey,
   type SinkRecord,
   SinkTask,
@@ -127,7 +128,8 @@ export class KafkaSinkTask extends SinkTask {
       const output = serializer.outputTopicOf(record);
       let serialised: BufferedRecord['record'];
       try {
-        serialised = serializer.serialize(record, output);
+        const result = serializer.serialize(record, output);
+        serialised = isPromiseLike(result) ? await result : result;
       } catch (error) {
         const reporter = context.errantRecordReporter;
         if (reporter === null || !(error instanceof Error)) throw error;

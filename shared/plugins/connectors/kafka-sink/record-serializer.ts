@@ -3,7 +3,7 @@
  * with the connector's own key, value and header converters: bytes pass through unchanged with
  * the ByteArrayConverter, other converters serialise the Connect data again.
  */
-import { ConfigError, type SinkRecord } from 'serverless-connect/connect';
+import { ConfigError, isPromiseLike, type SinkRecord } from 'serverless-connect/connect';
 import {
   type InputTopics,
   type KafkaSinkConfig,
@@ -49,22 +49,56 @@ export class RecordSerializer {
   /**
    * The Kafka record for `record` in `output`: key, value and headers serialised by the
    * converters (with the output topic, as a producer's serialisers see it), the timestamp kept,
-   * and for `output.partition=source` the record's partition. Throws what a converter throws
-   * (a DataError for data it cannot serialise).
+   * and for `output.partition=source` the record's partition. A promise only when a converter
+   * returned one (it needs I/O, e.g. a schema registry). Throws or rejects with what a converter
+   * throws (a DataError for data it cannot serialise).
    */
-  serialize(record: SinkRecord, output: string): OutputRecord {
-    const { key, value, header } = this.converters;
+  serialize(record: SinkRecord, output: string): OutputRecord | Promise<OutputRecord> {
     const headers: OutputHeader[] = [];
     for (const h of record.headers) {
       headers.push({
         key: h.key,
-        value: header.fromConnectHeader(output, h.key, h.schema, h.value),
+        value: this.converters.header.fromConnectHeader(output, h.key, h.schema, h.value),
       });
     }
+    const key = this.converters.key.fromConnectData(
+      output,
+      record.headers,
+      record.keySchema,
+      record.key,
+    );
+    if (isPromiseLike(key)) {
+      return Promise.resolve(key).then((bytes) => this.#withValue(record, output, headers, bytes));
+    }
+    return this.#withValue(record, output, headers, key);
+  }
+
+  /** The record once its key is serialised: its value next (the converters take turns). */
+  #withValue(
+    record: SinkRecord,
+    output: string,
+    headers: readonly OutputHeader[],
+    key: Uint8Array | null,
+  ): OutputRecord | Promise<OutputRecord> {
+    const { valueSchema, value } = record;
+    const bytes = this.converters.value.fromConnectData(output, record.headers, valueSchema, value);
+    if (isPromiseLike(bytes)) {
+      return Promise.resolve(bytes).then((v) => this.#outputOf(record, output, headers, key, v));
+    }
+    return this.#outputOf(record, output, headers, key, bytes);
+  }
+
+  #outputOf(
+    record: SinkRecord,
+    output: string,
+    headers: readonly OutputHeader[],
+    key: Uint8Array | null,
+    value: Uint8Array | null,
+  ): OutputRecord {
     const out: { -readonly [K in keyof OutputRecord]: OutputRecord[K] } = {
       topic: output,
-      key: key.fromConnectData(output, record.headers, record.keySchema, record.key),
-      value: value.fromConnectData(output, record.headers, record.valueSchema, record.value),
+      key,
+      value,
       headers,
     };
     if (this.config.outputPartition === 'source') out.partition = outputPartitionOf(record);

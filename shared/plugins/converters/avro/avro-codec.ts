@@ -68,14 +68,42 @@ function withoutDefaults(json: unknown): unknown {
   return out;
 }
 
+function forSchema(schemaJson: unknown): Type {
+  return AvroType.forSchema(schemaJson as never, {
+    wrapUnions: true,
+    registry: { long: LONG_TYPE },
+  });
+}
+
 function compile(schemaJson: unknown): Type {
   try {
-    return AvroType.forSchema(withoutDefaults(schemaJson) as never, {
-      wrapUnions: true,
-      registry: { long: LONG_TYPE },
-    });
+    return forSchema(withoutDefaults(schemaJson));
   } catch (error) {
     throw new DataError(`Invalid Avro schema: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** `codec`'s type with its field defaults, which schema resolution needs, when avsc takes them. */
+function withDefaults(codec: AvroCodec): Type {
+  try {
+    return forSchema(JSON.parse(codec.schemaText));
+  } catch {
+    return codec.avroType; // a union default avsc refuses (see withoutDefaults)
+  }
+}
+
+/**
+ * Why data written with `writer`'s schema cannot be read with `reader`'s under Avro's schema
+ * resolution (Confluent's `latestVersion.isBackwardCompatible(schema)` check of
+ * `latest.compatibility.strict`), or `null` when it can.
+ */
+export function resolutionProblem(reader: AvroCodec, writer: AvroCodec): string | null {
+  if (reader === writer || reader.schemaText === writer.schemaText) return null;
+  try {
+    withDefaults(reader).createResolver(withDefaults(writer));
+    return null;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
@@ -100,6 +128,11 @@ export class AvroCodec {
   /** The avsc type the values are encoded with (for tools that walk it). */
   get avroType(): Type {
     return this.#type;
+  }
+
+  /** The full name of the Avro record, or `null` when the schema is not a record. */
+  get recordName(): string | null {
+    return this.#type.typeName === 'record' ? (this.#type.name ?? null) : null;
   }
 
   /** Avro binary of `value`; DataError when it does not fit the schema. */

@@ -66,3 +66,21 @@ export function splitName(fullName: string, scrub: boolean): [string | null, str
 export function isUnionSchema(schema: { readonly name: string | null }): boolean {
   return schema.name === AVRO_TYPE_UNION;
 }
+
+/**
+ * The full name of the record an Avro schema's `text` defines (for the subject name strategies
+ * that use it), or `null` when it is not a record or not JSON.
+ */
+export function recordFullName(text: string): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { type, name, namespace } = json as Record<string, unknown>;
+  if (type !== 'record' || typeof name !== 'string') return null;
+  if (name.includes('.') || typeof namespace !== 'string' || namespace === '') return name;
+  return `${namespace}.${name}`;
+}

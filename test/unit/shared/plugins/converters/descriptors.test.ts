@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../../../../shared/connect/plugin.js';
+import { AvroConverter } from '../../../../../shared/plugins/converters/avro/avro-converter.js';
 import { BooleanConverter } from '../../../../../shared/plugins/converters/boolean-converter.js';
 import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
 import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
@@ -73,5 +74,18 @@ describe('converterDescriptors', () => {
     expect(string).toBeInstanceOf(StringConverter);
     expect(long).toBeInstanceOf(LongConverter);
     expect(bool).toBeInstanceOf(BooleanConverter);
+  });
+
+  it('registers the AvroConverter as a converter under its class name, its simple names and avro', () => {
+    // Prepare
+    const r = registry();
+
+    // Act
+    const names = ['io.confluent.connect.avro.AvroConverter', 'AvroConverter', 'Avro', 'avro'];
+    const converters = names.map((name) => r.resolve(name, 'converter').create());
+
+    // Assess
+    for (const converter of converters) expect(converter).toBeInstanceOf(AvroConverter);
+    expect(r.has('io.confluent.connect.avro.AvroConverter', 'header_converter')).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Converter, HeaderConverter } from '../../../../../shared/connect/converter.js';
 import { DataError } from '../../../../../shared/connect/errors.js';
 import { EMPTY_HEADERS } from '../../../../../shared/connect/headers.js';
 import {
@@ -81,7 +80,16 @@ const VECTORS: readonly Vector[] = JSON.parse(
   ),
 ) as Vector[];
 
-const CONVERTERS: Readonly<Record<ConverterName, () => Converter & HeaderConverter>> = {
+/** The primitive converters, synchronous (their results are values, never promises). */
+type PrimitiveConverter =
+  | LongConverter
+  | IntegerConverter
+  | ShortConverter
+  | FloatConverter
+  | DoubleConverter
+  | BooleanConverter;
+
+const CONVERTERS: Readonly<Record<ConverterName, () => PrimitiveConverter>> = {
   LongConverter: () => new LongConverter(),
   IntegerConverter: () => new IntegerConverter(),
   ShortConverter: () => new ShortConverter(),

@@ -2,6 +2,8 @@
  * Fakes shared by the error-handling tests: a manual clock whose sleep advances it, a recording
  * logger, a dead letter sink, a converter that fails its first calls.
  */
+import type { ConfigDef } from '../../../../../shared/connect/config-def.js';
+import type { Converter } from '../../../../../shared/connect/converter.js';
 import { RetriableError } from '../../../../../shared/connect/errors.js';
 import type { ReadonlyHeaders } from '../../../../../shared/connect/headers.js';
 import type { PluginRegistry } from '../../../../../shared/connect/plugin.js';
@@ -111,35 +113,58 @@ export function present<T>(value: T | null | undefined): T {
   return value;
 }
 
+/** How a {@link FlakyConverter} fails and answers. */
+export interface FlakyOptions {
+  /** Answer with promises, as a converter that calls a schema registry does. @default false */
+  readonly async?: boolean;
+  /** The error of a failed call. @default a RetriableError */
+  readonly error?: () => Error;
+}
+
 /**
- * A StringConverter whose first `failures` conversions (either way) throw a retriable error;
- * registered as `test.FlakyConverter` by {@link registerFlakyConverter}.
+ * A StringConverter whose first `failures` conversions (either way) fail with a retriable error
+ * (or `options.error`): thrown, or with `options.async` rejected (its answers are then
+ * promises); registered as `test.FlakyConverter` by {@link registerFlakyConverter}.
  */
-export class FlakyConverter extends StringConverter {
+export class FlakyConverter implements Converter {
   calls = 0;
-  constructor(private readonly failures: number) {
-    super();
+  readonly #inner = new StringConverter();
+  readonly #failures: number;
+  readonly #options: FlakyOptions;
+  constructor(failures: number, options: FlakyOptions = {}) {
+    this.#failures = failures;
+    this.#options = options;
   }
-  #attempt(): void {
-    this.calls += 1;
-    if (this.calls <= this.failures) throw new RetriableError('briefly unavailable');
+  configure(props: Readonly<Record<string, string>>, isKey: boolean): void {
+    this.#inner.configure(props, isKey);
   }
-  override fromConnectData(
+  config(): ConfigDef {
+    return this.#inner.config();
+  }
+  fromConnectData(
     topic: string,
     headers: ReadonlyHeaders,
     schema: Schema | null,
     value: unknown,
-  ): Uint8Array | null {
-    this.#attempt();
-    return super.fromConnectData(topic, headers, schema, value);
+  ): Uint8Array | null | Promise<Uint8Array | null> {
+    return this.#answer(() => this.#inner.fromConnectData(topic, headers, schema, value));
   }
-  override toConnectData(
+  toConnectData(
     topic: string,
     headers: ReadonlyHeaders,
     bytes: Uint8Array | null,
-  ): SchemaAndValue {
-    this.#attempt();
-    return super.toConnectData(topic, headers, bytes);
+  ): SchemaAndValue | Promise<SchemaAndValue> {
+    return this.#answer(() => this.#inner.toConnectData(topic, headers, bytes));
+  }
+  #answer<T>(convert: () => T): T | Promise<T> {
+    this.calls += 1;
+    const failing = this.calls <= this.#failures;
+    const error = () => this.#options.error?.() ?? new RetriableError('briefly unavailable');
+    if (this.#options.async === true) {
+      return failing ? Promise.reject(error()) : Promise.resolve().then(convert);
+    }
+    if (failing) throw error();
+    return convert();
   }
 }
 

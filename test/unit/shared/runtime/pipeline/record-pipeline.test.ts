@@ -65,6 +65,26 @@ function stage(
   };
 }
 
+/** {@link stage}, answering with promises (rejected for its failures), as an I/O stage does. */
+function asyncStage(
+  name: Stage,
+  failures: Record<string, unknown[]> = {},
+  drops: readonly string[] = [],
+): PipelineStage<Work> & { readonly calls: string[] } {
+  const sync = stage(name, failures, drops);
+  return {
+    ...sync,
+    run: (work) => {
+      try {
+        const result = sync.run(work);
+        return Promise.resolve().then(() => result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+}
+
 function setup(
   stages: readonly PipelineStage<Work>[],
   options: { tolerance?: ToleranceType; retryTimeoutMs?: number } = {},
@@ -172,6 +192,38 @@ describe('RecordPipeline', () => {
     expect(metrics.totalRetries).toBe(2);
     expect(after.calls).toEqual(['a']);
     expect(contexts).toEqual(['a']);
+  });
+
+  it('awaits a stage that answers with a promise, dropping a record when it resolves DROP', async () => {
+    const later = stage('VALUE_CONVERTER');
+    const { run } = setup([asyncStage('KEY_CONVERTER', {}, ['a']), later]);
+
+    const envelopes = await run('a', 'b');
+
+    expect(envelopes).toEqual([
+      { name: 'a', outcome: 'dropped', trail: [] },
+      { name: 'b', outcome: 'passed', trail: ['KEY_CONVERTER', 'VALUE_CONVERTER'] },
+    ]);
+    expect(later.calls).toEqual(['b']);
+  });
+
+  it('hands a rejecting stage to the operator as a throwing one: retried, then tolerated and reported', async () => {
+    const flaky = asyncStage('VALUE_CONVERTER', {
+      a: [new RetriableError('1')],
+      b: [new DataError('bad value')],
+    });
+    const { run, reports, metrics } = setup([flaky, stage('HEADER_CONVERTER')], {
+      retryTimeoutMs: 60_000,
+    });
+
+    const envelopes = await run('a', 'b', 'c');
+
+    expect(envelopes.map((e) => e.outcome)).toEqual(['passed', 'failed', 'passed']);
+    expect(flaky.calls).toEqual(['a', 'a', 'b', 'c']);
+    expect(metrics.totalRetries).toBe(1);
+    expect(reports).toEqual([
+      { record: 'b', stage: 'VALUE_CONVERTER', className: 'VALUE_CONVERTERClass', attempt: 1 },
+    ]);
   });
 
   it('skips a record whose failure is tolerated, reporting the failing stage and class, and goes on with the next', async () => {

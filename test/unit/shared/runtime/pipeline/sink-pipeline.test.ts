@@ -1,23 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
+import { DataError, RetriableError } from '../../../../../shared/connect/errors.js';
 import { SinkRecord } from '../../../../../shared/connect/records.js';
 import { Schemas } from '../../../../../shared/connect/schema.js';
 import { builtinRegistry } from '../../../../../shared/plugins/registry.js';
-import type { ConsumedRecord } from '../../../../../shared/ports/kafka.js';
+import type { ConsumedRecord, OutgoingRecord } from '../../../../../shared/ports/kafka.js';
 import { silentLogger } from '../../../../../shared/ports/logger.js';
 import { SinkEnvelope } from '../../../../../shared/runtime/pipeline/record-envelope.js';
 import {
   buildSinkPipeline,
   type SinkRecordPipeline,
 } from '../../../../../shared/runtime/pipeline/sink-pipeline.js';
-import { FlakyConverter, recordingSink, registerFlakyConverter } from './error-handling-fakes.js';
+import {
+  FlakyConverter,
+  fakeTime,
+  recordingSink,
+  registerFlakyConverter,
+} from './error-handling-fakes.js';
 
 const STRING = 'org.apache.kafka.connect.storage.StringConverter';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array | null | undefined) =>
   bytes === null || bytes === undefined ? null : new TextDecoder().decode(bytes);
 
-function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
+function pipeline(extra: Record<string, string>, flaky?: FlakyConverter, time = fakeTime()) {
   const config = parseConnectorConfig(
     { name: 'orders-sink', 'connector.class': 'x', topics: 'orders', ...extra },
     'sink',
@@ -28,12 +34,16 @@ function pipeline(extra: Record<string, string>, flaky?: FlakyConverter) {
   const built = buildSinkPipeline(config, 2, {
     plugins,
     logger: silentLogger,
-    clock: { now: () => 0 },
-    sleep: async () => {},
+    clock: time.clock,
+    sleep: time.sleep,
     deadLetters: dlq,
   });
   return { built, dlq };
 }
+
+/** A dead letter's context header `key`. */
+const headerOf = (record: OutgoingRecord | undefined, key: string) =>
+  text(record?.headers?.find((h) => h.key === key)?.value);
 
 /** The records' envelopes once `p` processed them as one batch. */
 async function processed(p: SinkRecordPipeline, ...records: ConsumedRecord[]) {
@@ -186,6 +196,123 @@ describe('buildSinkPipeline', () => {
 
     await expect(processed(built, consumed)).rejects.toThrow(/Tolerance exceeded/);
     expect(flaky.calls).toBe(1); // no second attempt, which would have worked
+  });
+
+  it('awaits an asynchronous converter and retries its retriable rejections, keeping the batch in order', async () => {
+    const flaky = new FlakyConverter(2, { async: true });
+    const { built } = pipeline(
+      {
+        'key.converter': STRING,
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '60000',
+        'errors.retry.delay.max.ms': '0',
+      },
+      flaky,
+    );
+
+    const envelopes = await processed(
+      built,
+      { ...consumed, offset: 1, value: utf8('a') },
+      { ...consumed, offset: 2, value: utf8('b') },
+    );
+
+    expect(envelopes.map((e) => [e.outcome, e.record?.value])).toEqual([
+      ['put', 'a'],
+      ['put', 'b'],
+    ]);
+    expect(flaky.calls).toBe(4); // two rejected attempts, then one per record
+    expect(built.metrics.totalRetries).toBe(2);
+  });
+
+  it('retries an asynchronous converter until errors.retry.timeout, then dead-letters the record with its message', async () => {
+    const time = fakeTime();
+    const flaky = new FlakyConverter(Number.POSITIVE_INFINITY, {
+      async: true,
+      error: () => new RetriableError('Schema registry gave no answer: ECONNREFUSED'),
+    });
+    const { built, dlq } = pipeline(
+      {
+        'key.converter': STRING,
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '5000',
+        'errors.retry.delay.max.ms': '1000',
+        'errors.tolerance': 'all',
+        'errors.deadletterqueue.topic.name': 'dlq',
+        'errors.deadletterqueue.context.headers.enable': 'true',
+      },
+      flaky,
+      time,
+    );
+
+    const [envelope] = await processed(built, { ...consumed, value: utf8('v') });
+
+    expect(envelope?.outcome).toBe('failed');
+    expect(flaky.calls).toBeGreaterThan(2);
+    expect(time.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(5000);
+    expect(text(dlq.sent[0]?.value ?? null)).toBe('v');
+    expect(headerOf(dlq.sent[0], '__connect.errors.exception.message')).toBe(
+      'Schema registry gave no answer: ECONNREFUSED',
+    );
+  });
+
+  it('dead-letters a record an asynchronous converter rejects with a DataError, without retrying it', async () => {
+    const flaky = new FlakyConverter(1, {
+      async: true,
+      error: () => new DataError('Schema 7 not found (error code 40403)'),
+    });
+    const { built, dlq } = pipeline(
+      {
+        'key.converter': STRING,
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '60000',
+        'errors.tolerance': 'all',
+        'errors.deadletterqueue.topic.name': 'dlq',
+        'errors.deadletterqueue.context.headers.enable': 'true',
+      },
+      flaky,
+    );
+
+    const envelopes = await processed(
+      built,
+      { ...consumed, offset: 1, value: utf8('a') },
+      { ...consumed, offset: 2, value: utf8('b') },
+    );
+
+    expect(envelopes.map((e) => e.outcome)).toEqual(['failed', 'put']);
+    expect(flaky.calls).toBe(2);
+    expect(headerOf(dlq.sent[0], '__connect.errors.exception.message')).toBe(
+      'Schema 7 not found (error code 40403)',
+    );
+    expect(headerOf(dlq.sent[0], '__connect.errors.stage')).toBe('VALUE_CONVERTER');
+  });
+
+  it('serialises a reported record with asynchronous converters', async () => {
+    const flaky = new FlakyConverter(0, { async: true });
+    const { built, dlq } = pipeline(
+      {
+        'key.converter': 'test.FlakyConverter',
+        'value.converter': 'test.FlakyConverter',
+        'errors.tolerance': 'all',
+        'errors.deadletterqueue.topic.name': 'dlq',
+      },
+      flaky,
+    );
+    const record = new SinkRecord({
+      topic: 'orders',
+      kafkaPartition: 0,
+      kafkaOffset: 4,
+      keySchema: Schemas.STRING,
+      key: 'id-4',
+      valueSchema: Schemas.STRING,
+      value: 'payload',
+    });
+
+    await built.reportErrant(record, new Error('no'), 'MyTask');
+
+    expect([text(dlq.sent[0]?.key ?? null), text(dlq.sent[0]?.value ?? null)]).toEqual([
+      'id-4',
+      'payload',
+    ]);
   });
 
   it('skips a record a transformation drops, and one whose transformation fails when tolerated', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnectorConfig } from '../../../../../shared/config/connector-config.js';
+import { DataError } from '../../../../../shared/connect/errors.js';
 import { SourceRecord } from '../../../../../shared/connect/records.js';
 import { SchemaBuilder, Schemas } from '../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../shared/connect/struct.js';
@@ -162,6 +163,54 @@ describe('buildSourcePipeline', () => {
 
     expect(envelope?.outgoing).not.toBeNull();
     expect(flaky.calls).toBe(3); // two failed attempts, then the one that worked
+  });
+
+  it('awaits an asynchronous converter, retrying its retriable rejections, and produces the record', async () => {
+    const flaky = new FlakyConverter(2, { async: true });
+    const p = pipeline(
+      {
+        'value.converter': 'test.FlakyConverter',
+        'errors.retry.timeout': '60000',
+        'errors.retry.delay.max.ms': '0',
+      },
+      flaky,
+    );
+
+    const [envelope] = await processed(p, order('3'));
+
+    expect(envelope?.outgoing?.topic).toBe('orders');
+    expect(envelope?.outgoing?.value).not.toBeNull();
+    expect(flaky.calls).toBe(3);
+  });
+
+  it('gives the dead letter queue a record an asynchronous converter rejects with a DataError', async () => {
+    const flaky = new FlakyConverter(1, {
+      async: true,
+      error: () => new DataError('Schema being registered is incompatible (error code 409)'),
+    });
+    const p = pipeline(
+      {
+        'value.converter': 'test.FlakyConverter',
+        'errors.tolerance': 'all',
+        'errors.deadletterqueue.topic.name': 'orders-dlq',
+        'errors.deadletterqueue.context.headers.enable': 'true',
+      },
+      flaky,
+    );
+
+    const envelopes = await processed(p, order('1'), order('2'));
+
+    expect(envelopes.map((e) => [e.outgoing !== null, e.deadLetters.length])).toEqual([
+      [false, 1],
+      [true, 0],
+    ]);
+    const headers = new Map(
+      envelopes[0]?.deadLetters[0]?.headers?.map((h) => [h.key, text(h.value)]),
+    );
+    expect(headers.get('__connect.errors.stage')).toBe('VALUE_CONVERTER');
+    expect(headers.get('__connect.errors.exception.message')).toBe(
+      'Schema being registered is incompatible (error code 409)',
+    );
   });
 
   it('fails a record on its first failed attempt when errors.retry.timeout is 0', async () => {

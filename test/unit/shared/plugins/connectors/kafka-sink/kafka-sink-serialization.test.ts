@@ -4,6 +4,10 @@ import { ConfigError, DataError } from '../../../../../../shared/connect/errors.
 import type { SinkRecord } from '../../../../../../shared/connect/records.js';
 import { Schemas } from '../../../../../../shared/connect/schema.js';
 import {
+  FlakyConverter,
+  registerFlakyConverter,
+} from '../../../runtime/pipeline/error-handling-fakes.js';
+import {
   BYTES,
   bytes,
   container,
@@ -183,6 +187,30 @@ describe('KafkaSinkTask serialisation and output topics', () => {
       'v0-2',
     ]);
     expect(kafka.groupOffset('connect-mirror', 'orders', 0)).toBe(3);
+  });
+
+  it('awaits asynchronous converters, reporting a record whose conversion rejects', async () => {
+    // Prepare
+    const reported: { record: SinkRecord; error: Error }[] = [];
+    const box = container();
+    const flaky = new FlakyConverter(1, {
+      async: true,
+      error: () => new DataError('Schema being registered is incompatible'),
+    });
+    registerFlakyConverter(box.plugins, flaky);
+    const config = mirrorConfig({ 'value.converter': 'test.FlakyConverter' });
+    const { task, kafka } = await startedTask(config, box, reported);
+    const record = (offset: number) =>
+      sinkRecord(0, offset, { valueSchema: Schemas.STRING, value: `v${offset}` });
+
+    // Act
+    await deliver(task, [record(0), record(1), record(2)]);
+
+    // Assess
+    expect(reported.map((r) => [r.record.kafkaOffset, r.error.message])).toEqual([
+      [0, 'Schema being registered is incompatible'],
+    ]);
+    expect(kafka.committed('orders.replica', 0).map((r) => text(r.value))).toEqual(['v1', 'v2']);
   });
 
   it('throws the converter’s error when there is no errant record reporter', async () => {

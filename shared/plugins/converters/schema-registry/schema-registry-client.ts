@@ -127,6 +127,7 @@ export class SchemaRegistryClient {
   readonly #byId: LruCache<number, RegistrySchema>;
   readonly #bySubjectSchema: LruCache<string, SubjectSchemaEntry>;
   readonly #latest: LruCache<string, { readonly schema: RegisteredSchema; readonly at: number }>;
+  readonly #versions: LruCache<string, RegisteredSchema>;
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(settings: SchemaRegistrySettings, deps: SchemaRegistryClientDeps) {
@@ -136,6 +137,7 @@ export class SchemaRegistryClient {
     this.#byId = new LruCache(settings.cacheCapacity);
     this.#bySubjectSchema = new LruCache(settings.cacheCapacity);
     this.#latest = new LruCache(settings.latestTtlMs === 0 ? 0 : settings.cacheCapacity);
+    this.#versions = new LruCache(settings.cacheCapacity);
   }
 
   /** The registry's base URLs, without credentials. */
@@ -226,6 +228,24 @@ export class SchemaRegistryClient {
       const path = `${subjectPath(subject)}/versions/latest`;
       const schema = registeredOf(await this.#rest.request({ method: 'GET', path }), path);
       this.#latest.set(subject, { schema, at: this.#clock.now() });
+      if (this.#byId.get(schema.id) === undefined) this.#byId.set(schema.id, schema);
+      return schema;
+    });
+  }
+
+  /**
+   * Version `version` of `subject`, as a reader resolves a schema's references. Cached: a
+   * registered version never changes.
+   * @throws SchemaRegistryRequestError 404: 40401 unknown subject, 40402 unknown version.
+   */
+  async version(subject: string, version: number): Promise<RegisteredSchema> {
+    const key = `${subject}\0${version}`;
+    const cached = this.#versions.get(key);
+    if (cached !== undefined) return cached;
+    return this.#once(`version\0${key}`, async () => {
+      const path = `${subjectPath(subject)}/versions/${version}`;
+      const schema = registeredOf(await this.#rest.request({ method: 'GET', path }), path);
+      this.#versions.set(key, schema);
       if (this.#byId.get(schema.id) === undefined) this.#byId.set(schema.id, schema);
       return schema;
     });

@@ -14,6 +14,7 @@ import {
   LongConverter,
   ShortConverter,
 } from './number-converters.js';
+import { ProtobufConverter } from './protobuf/protobuf-converter.js';
 import { SimpleHeaderConverter } from './simple-header-converter.js';
 import { StringConverter } from './string-converter.js';
 
@@ -25,6 +26,7 @@ const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderConverter';
 const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
+const PROTOBUF_CONVERTER = 'io.confluent.connect.protobuf.ProtobufConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -89,6 +91,15 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'header_converter',
     version: CONVERTERS_VERSION,
     create: () => new SimpleHeaderConverter(),
+  },
+  {
+    className: PROTOBUF_CONVERTER,
+    aliases: ['protobuf'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    // Asynchronous (it calls the registry): the cast goes once the converter contract allows
+    // Promise-returning conversions.
+    create: () => new ProtobufConverter() as unknown as Converter,
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

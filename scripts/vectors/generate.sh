@@ -12,6 +12,10 @@
 #   over the cases in test/unit/shared/plugins/converters/avro/avro-vector-cases.ts, which
 #   avro-cases.ts writes as our schema text plus the datum in Avro's JSON encoding; Java writes
 #   back the schema, its Parsing Canonical Form and the binary encoding (AvroVectors.java).
+# - test/fixtures/protobuf-vectors.json: protobuf's Java library and protoc 4.36.2 over the cases in
+#   test/unit/shared/plugins/converters/protobuf/protobuf-vector-cases.ts, which protobuf-cases.ts
+#   writes as our .proto text, the value in protobuf's JSON form and our bytes; Java writes back its
+#   bytes and whether it reads ours as the same message (ProtobufVectors.java).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -36,5 +40,9 @@ for generator in JsonConverterVectors:json-converter-vectors PrimitiveConverterV
 done
 fixture="$root/test/fixtures/avro-vectors.json"
 (cd "$root" && npx tsx scripts/vectors/avro-cases.ts) | java -cp "$lib/*" "$here/AvroVectors.java" >"$fixture.tmp"
+mv "$fixture.tmp" "$fixture"
+echo "wrote $(grep -c '"name"' "$fixture") vectors to ${fixture#"$root/"}"
+fixture="$root/test/fixtures/protobuf-vectors.json"
+(cd "$root" && npx tsx scripts/vectors/protobuf-cases.ts) | java -cp "$lib/*" "$here/ProtobufVectors.java" "$lib" >"$fixture.tmp"
 mv "$fixture.tmp" "$fixture"
 echo "wrote $(grep -c '"name"' "$fixture") vectors to ${fixture#"$root/"}"

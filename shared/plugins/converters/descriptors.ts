@@ -15,6 +15,7 @@ import {
   LongConverter,
   ShortConverter,
 } from './number-converters.js';
+import { ProtobufConverter } from './protobuf/protobuf-converter.js';
 import { SimpleHeaderConverter } from './simple-header-converter.js';
 import { StringConverter } from './string-converter.js';
 
@@ -28,6 +29,7 @@ const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderCo
 const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
 /** Confluent's Avro converter (schema registry); `AvroConverter` and `Avro` resolve to it too. */
 export const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
+const PROTOBUF_CONVERTER = 'io.confluent.connect.protobuf.ProtobufConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -99,6 +101,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new AvroConverter(),
+  },
+  {
+    className: PROTOBUF_CONVERTER,
+    aliases: ['protobuf'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new ProtobufConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

@@ -9,10 +9,10 @@
  * can join it any more (offset gaps from transaction markers and compaction included).
  */
 
-import type { ObjectLayout } from './object-layout.js';
+import type { ObjectLayout, PendingEntry } from './object-layout.js';
 import { bucketStart, type StagedKey } from './object-naming.js';
 import type { SealRequest } from './object-sealer.js';
-import type { PendingEntry, PendingObject } from './object-writer.js';
+import type { PendingObject } from './object-writer.js';
 
 /** The records of one object bound for a final key, from the current batch. */
 export interface BatchObject {

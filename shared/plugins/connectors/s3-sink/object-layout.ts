@@ -18,10 +18,16 @@ import {
   writeHeader,
 } from './avro-container.js';
 import type { ObjectContent } from './object-upload.js';
-import type { PendingEntry } from './object-writer.js';
 
 /** A stored object: its body stream, or bytes a writer kept. */
 export type ObjectHead = ReadableStream<Uint8Array> | Uint8Array;
+
+/** One encoded record bound for an object. */
+export interface PendingEntry {
+  readonly offset: number;
+  /** The record's bytes, separator included, uncompressed. */
+  readonly bytes: Uint8Array;
+}
 
 /** How the records of objects become bytes. */
 export interface ObjectLayout {

@@ -22,8 +22,8 @@
  */
 import type { BatchObject } from './commit-plan.js';
 import type { ContainerFormat, WriterSchema } from './container-formats.js';
+import type { PendingEntry } from './object-layout.js';
 import { bucketStart, objectFileName, type StagedKey, stagingKey } from './object-naming.js';
-import type { PendingEntry } from './object-writer.js';
 
 /** One encoded record of the batch, before its object is known. */
 export interface BufferedRecord {

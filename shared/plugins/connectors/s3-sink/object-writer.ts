@@ -9,7 +9,12 @@
  * refuses such a write, or the writer knows a key exists without its bytes, does it read.
  */
 import { ConnectError } from 'serverless-connect/connect';
-import { linesLayout, type ObjectHead, type ObjectLayout } from './object-layout.js';
+import {
+  linesLayout,
+  type ObjectHead,
+  type ObjectLayout,
+  type PendingEntry,
+} from './object-layout.js';
 import {
   type ObjectContent,
   type UploadMethod,
@@ -31,13 +36,6 @@ export const RECORD_COUNT_METADATA = 'record-count';
 /** The version of this metadata layout; objects without it are taken as version 1. */
 export const LAYOUT_VERSION_METADATA = 'layout-version';
 export const LAYOUT_VERSION = '1';
-
-/** One encoded record bound for an object. */
-export interface PendingEntry {
-  readonly offset: number;
-  /** The record's bytes, separator included, uncompressed. */
-  readonly bytes: Uint8Array;
-}
 
 /** The records of one object, by ascending, distinct offsets. */
 export interface PendingObject {

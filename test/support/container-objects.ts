@@ -5,6 +5,7 @@
  * Parquet file through hyparquet. Records come back as JSON text (bigints as strings, bytes as
  * hex), one per record.
  */
+import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
 import { readBlocks, readHeader } from '../../shared/plugins/connectors/s3-sink/avro-container.js';
 import { AvroData } from '../../shared/plugins/converters/avro/avro-codec.js';
@@ -58,7 +59,10 @@ export function readAvroContainer(bytes: Uint8Array): ContainerContent {
 /** The rows of a Parquet file, as JSON text. */
 export async function readParquetRows(bytes: Uint8Array): Promise<string[]> {
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const rows = await parquetReadObjects({ file: file as ArrayBuffer });
+  const rows = await parquetReadObjects({
+    file: file as ArrayBuffer,
+    compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) },
+  });
   return rows.map(jsonOf);
 }
 

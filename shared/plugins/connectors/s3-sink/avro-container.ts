@@ -17,6 +17,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { ConnectError } from 'serverless-connect/connect';
+import { uncompress as snappyUncompress } from 'snappyjs';
 
 /** The codecs this writer supports (`avro.codec`). */
 export const AVRO_FILE_CODECS = ['null', 'deflate', 'snappy'] as const;
@@ -201,7 +202,13 @@ export interface ContainerBlock {
 function decompress(data: Uint8Array, codec: string): Uint8Array {
   if (codec === 'null') return data;
   if (codec === 'deflate') return inflateRawSync(data);
-  throw notAContainer(`blocks compressed with ${codec} cannot be read back by this sink`);
+  if (codec !== 'snappy' || data.length < 4) {
+    throw notAContainer(`blocks compressed with ${codec} cannot be read back by this sink`);
+  }
+  const out = snappyUncompress(data.subarray(0, data.length - 4));
+  const crc = new DataView(data.buffer, data.byteOffset + data.length - 4, 4).getUint32(0);
+  if (crc !== crc32(out)) throw notAContainer('a snappy block whose CRC-32 does not match');
+  return out;
 }
 
 /**

@@ -1,12 +1,18 @@
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS } from '../local/services/s3rver.js';
 import type { PluginDescriptor } from '../shared/connect/plugin.js';
+import type { Engine } from '../shared/engine/engine.js';
 import type { S3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-client.js';
 import { createS3SinkClient } from '../shared/plugins/connectors/s3-sink/s3-sink-config.js';
 import { S3SinkConnector } from '../shared/plugins/connectors/s3-sink/s3-sink-connector.js';
 import { pathStyleS3Client } from '../test/support/sink-campaign/s3-target.js';
 import type { BenchServices } from './services.js';
-import { forEachLimited, prepareSinkBench, timedSinkDescriptor } from './sink-runner.js';
+import {
+  forEachLimited,
+  prepareSinkBench,
+  type SinkBench,
+  timedSinkDescriptor,
+} from './sink-runner.js';
 import type { Timings } from './timings.js';
 
 /**
@@ -16,10 +22,10 @@ import type { Timings } from './timings.js';
  * time as the sink writes them. 2 partitions, 5,000 records of ~200 bytes per round in ESM
  * batches of 500, s3rver.
  */
-const PARTITIONS = 2;
-const PER_ROUND = 5_000;
-const BATCH = 500;
-const FLUSH_SIZE = BATCH / PARTITIONS;
+export const PARTITIONS = 2;
+export const PER_ROUND = 5_000;
+export const BATCH = 500;
+export const FLUSH_SIZE = BATCH / PARTITIONS;
 /** The sink's default write concurrency (objects at once). */
 const CONCURRENCY = 4;
 
@@ -42,17 +48,11 @@ function timedClient(inner: S3SinkClient, timings: Timings): S3SinkClient {
   };
 }
 
-export async function run(services: BenchServices): Promise<void> {
-  const bench = await prepareSinkBench(services, {
-    name: 's3-sink',
-    partitions: PARTITIONS,
-    perRound: PER_ROUND,
-    batch: BATCH,
-  });
-  const s3 = pathStyleS3Client(bench.s3Endpoint, S3RVER_CREDENTIALS);
-  const bucket = bench.prefix.toLowerCase();
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-
+/**
+ * A warm container of `bench` with the S3 sink (its S3 calls and task steps timed) under
+ * `bench.TimedS3SinkConnector`.
+ */
+export function s3SinkContainer(bench: SinkBench): Engine {
   const deps = {
     clock: { now: () => Date.now() },
     createClient: (config: Parameters<typeof createS3SinkClient>[0]) =>
@@ -65,26 +65,63 @@ export async function run(services: BenchServices): Promise<void> {
     version: new S3SinkConnector(deps).version(),
     create: () => new S3SinkConnector(deps),
   };
-  const engine = bench.container({
+  return bench.container({
     plugins: [timedSinkDescriptor(s3Sink, 'bench.TimedS3SinkConnector', bench.timings)],
   });
-  const connector = `${bench.prefix}-ours`;
-  await bench.createConnector(connector, {
-    name: connector,
+}
+
+/**
+ * The config of S3 sink connector `name` of `bench` (see {@link s3SinkContainer}) writing to
+ * `bucket` under `topicsDir`, with `format`'s keys (format and value converter) added.
+ */
+export function s3SinkConfig(
+  bench: SinkBench,
+  name: string,
+  settings: { readonly bucket: string; readonly topicsDir: string; readonly flushSize: number },
+  format: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return {
+    name,
     'connector.class': 'bench.TimedS3SinkConnector',
     topics: bench.topic,
-    's3.bucket.name': bucket,
+    's3.bucket.name': settings.bucket,
     's3.endpoint': bench.s3Endpoint,
     's3.path.style.access': 'true',
     'aws.access.key.id': 'S3RVER',
     'aws.secret.access.key': 'S3RVER',
-    'topics.dir': 'ours',
-    'flush.size': String(FLUSH_SIZE),
-    'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
+    'topics.dir': settings.topicsDir,
+    'flush.size': String(settings.flushSize),
     'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
-    'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
-    'value.converter.schemas.enable': 'false',
+    ...format,
+  };
+}
+
+export async function run(services: BenchServices): Promise<void> {
+  const bench = await prepareSinkBench(services, {
+    name: 's3-sink',
+    partitions: PARTITIONS,
+    perRound: PER_ROUND,
+    batch: BATCH,
   });
+  const s3 = pathStyleS3Client(bench.s3Endpoint, S3RVER_CREDENTIALS);
+  const bucket = bench.prefix.toLowerCase();
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+
+  const engine = s3SinkContainer(bench);
+  const connector = `${bench.prefix}-ours`;
+  await bench.createConnector(
+    connector,
+    s3SinkConfig(
+      bench,
+      connector,
+      { bucket, topicsDir: 'ours', flushSize: FLUSH_SIZE },
+      {
+        'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
+        'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+        'value.converter.schemas.enable': 'false',
+      },
+    ),
+  );
 
   // The baseline's objects, per slice and batch: the same keys under another directory, the
   // same JSON lines.

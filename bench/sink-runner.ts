@@ -82,6 +82,8 @@ export interface SinkBenchOptions {
   readonly perRound: number;
   /** Records per invocation (all partitions). */
   readonly batch: number;
+  /** Record `seq` of `partition`'s value (default: JSON of ~200 bytes, no schema). */
+  readonly value?: (partition: number, seq: number) => string;
 }
 
 export interface SinkBench {
@@ -99,7 +101,10 @@ export interface SinkBench {
    * it wrote; the raw sides start over when they reach the end).
    */
   nextSlice(side: 'ours' | 'baseline' | 'floor'): Slice;
-  /** Stores `config` as connector `name` (one task owning every partition). */
+  /**
+   * Stores `config` as connector `name` (one task owning every partition); the first call also
+   * stores the floor's connector, of the same shape.
+   */
   createConnector(name: string, config: Record<string, string>): Promise<void>;
   /**
    * A warm container: the engine over the bench's state store (its calls timed), with `plugins`
@@ -157,7 +162,14 @@ export async function prepareSinkBench(
   const topic = `${prefix}-in`;
   const kafka = new Kafka({ brokers, logLevel: logLevel.NOTHING, retry: { retries: 8 } });
   const perPartition = (options.perRound / options.partitions) * (ROUNDS + 1);
-  const input = await produceInput(kafka, topic, options.partitions, perPartition, 140);
+  const input = await produceInput(
+    kafka,
+    topic,
+    options.partitions,
+    perPartition,
+    140,
+    options.value,
+  );
   const slices = slicesOf(input, options);
   const client = dynaliteClient(dynamo.endpoint);
   const tableName = `${prefix}-state`;
@@ -178,6 +190,7 @@ export async function prepareSinkBench(
     return slice;
   };
   const floorConnector = `${prefix}-floor`;
+  let floorCreated = false;
   const clients = new KafkaJsClientFactory({ brokers, logLevel: logLevel.NOTHING });
   const containers: Engine[] = [];
   return {
@@ -192,7 +205,8 @@ export async function prepareSinkBench(
     async createConnector(name, config) {
       await createConnector(name, config);
       // The floor reads a connector of the same shape and moves its own offsets.
-      await createConnector(floorConnector, { ...config, name: floorConnector });
+      if (!floorCreated) await createConnector(floorConnector, { ...config, name: floorConnector });
+      floorCreated = true;
     },
     container(ports = {}) {
       const engine = createEngine(

@@ -44,9 +44,9 @@ export async function createTopic(kafka: Kafka, topic: string, partitions: numbe
 }
 
 /**
- * Produces `perPartition` records (values of about `padding` + 50 bytes, key = id, one header)
- * to each partition of a new `topic`, then reads them back from the beginning. Returns each
- * partition's records in offset order.
+ * Produces `perPartition` records (values of about `padding` + 50 bytes, or `value`'s, key = id,
+ * one header) to each partition of a new `topic`, then reads them back from the beginning.
+ * Returns each partition's records in offset order.
  */
 export async function produceInput(
   kafka: Kafka,
@@ -54,6 +54,7 @@ export async function produceInput(
   partitions: number,
   perPartition: number,
   padding = 100,
+  value: (partition: number, seq: number) => string = (p, seq) => inputValue(p, seq, padding),
 ): Promise<InputRecord[][]> {
   await createTopic(kafka, topic, partitions);
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -68,7 +69,7 @@ export async function produceInput(
           messages: Array.from({ length: count }, (_, i) => ({
             partition: p,
             key: `${p}-${from + i}`,
-            value: inputValue(p, from + i, padding),
+            value: value(p, from + i),
             headers: { seq: String(from + i) },
           })),
         });

@@ -8,16 +8,35 @@
  * are functions of Kafka coordinates, and a partition's offsets arrive in order, so no record
  * can join it any more (offset gaps from transaction markers and compaction included).
  */
+
+import type { ObjectLayout, PendingEntry } from './object-layout.js';
 import { bucketStart, type StagedKey } from './object-naming.js';
 import type { SealRequest } from './object-sealer.js';
-import type { PendingEntry } from './object-writer.js';
+import type { PendingObject } from './object-writer.js';
 
 /** The records of one object bound for a final key, from the current batch. */
 export interface BatchObject {
   readonly key: string;
   readonly stagingKey: string;
+  /** The object's first offset (in its name): its bucket's, or a schema run's within it. */
   readonly bucketStart: number;
   readonly entries: readonly PendingEntry[];
+  /** The final object's layout. @default the writer's lines */
+  readonly layout?: ObjectLayout;
+  /** The staging object's layout. @default the writer's lines */
+  readonly stagingLayout?: ObjectLayout;
+}
+
+/** How a partition's objects are sealed, beyond the defaults of the lines formats. */
+export interface PlanOptions {
+  /** The final layout of a staged object sealed alone (listed, no record in the batch). */
+  readonly layoutOfListed?: (finalKey: string) => ObjectLayout;
+  /**
+   * Keep the staging objects of buckets the batch started in (their end above
+   * `batch.firstOffset`): a replay may start in them again, and container formats read their
+   * history there (`object-segments.ts`). The task deletes them later.
+   */
+  readonly keepStagingOfOpenBuckets?: boolean;
 }
 
 /** One Kafka partition's part of the batch. */
@@ -35,7 +54,7 @@ export interface CommitPlan {
   readonly completeBelow: number;
   readonly seal: readonly SealRequest[];
   /** Objects of buckets still filling: appended to their staging key. */
-  readonly stage: readonly { readonly key: string; readonly entries: readonly PendingEntry[] }[];
+  readonly stage: readonly PendingObject[];
 }
 
 /** The first offset of the first bucket not complete once `nextOffset` is reached. */
@@ -63,29 +82,39 @@ export function planCommit(
   batch: PartitionBatch,
   flushSize: number,
   listed: readonly StagedKey[],
+  options: PlanOptions = {},
 ): CommitPlan {
   const below = completeBelow(batch.nextOffset, flushSize);
   const seal: SealRequest[] = [];
-  const stage: { key: string; entries: readonly PendingEntry[] }[] = [];
+  const stage: PendingObject[] = [];
   const inBatch = new Set<string>();
+  // Added only when staging objects may be kept, so that lines formats' requests stay as they were.
+  const deleteStaging = (start: number) =>
+    options.keepStagingOfOpenBuckets === true && {
+      deleteStaging: bucketStart(start, flushSize) + flushSize <= batch.firstOffset,
+    };
   for (const o of batch.objects) {
     inBatch.add(o.key);
     if (o.bucketStart < below) {
       seal.push({
-        pending: { key: o.key, entries: o.entries },
+        pending: { key: o.key, entries: o.entries, ...(o.layout && { layout: o.layout }) },
         stagingKey: o.stagingKey,
         readStaging: batch.firstOffset > o.bucketStart,
+        ...deleteStaging(o.bucketStart),
       });
     } else if (o.entries.length > 0) {
-      stage.push({ key: o.stagingKey, entries: o.entries });
+      const layout = o.stagingLayout;
+      stage.push({ key: o.stagingKey, entries: o.entries, ...(layout && { layout }) });
     }
   }
   for (const s of listed) {
     if (s.bucketStart >= below || inBatch.has(s.finalKey)) continue;
+    const layout = options.layoutOfListed?.(s.finalKey);
     seal.push({
-      pending: { key: s.finalKey, entries: [] },
+      pending: { key: s.finalKey, entries: [], ...(layout && { layout }) },
       stagingKey: s.stagingKey,
       readStaging: true,
+      ...deleteStaging(s.bucketStart),
     });
   }
   return { completeBelow: below, seal, stage };

@@ -84,7 +84,8 @@ export const CONFLUENT_S3_SINK: PeerConnector = {
     {
       name: 'schema.compatibility',
       accepted: ['NONE'],
-      instead: 'objects do not rotate on schema changes (JSON and bytes objects carry no schema)',
+      instead:
+        'Avro and Parquet objects rotate whenever the value schema changes, as with NONE; records are never projected to another schema version (JSON and bytes objects carry no schema)',
     },
     {
       name: 's3.schema.partition.affix.type',

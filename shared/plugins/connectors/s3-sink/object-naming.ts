@@ -42,10 +42,26 @@ export interface ObjectCoordinates {
 
 /** The object key of `c`. */
 export function objectKey(c: ObjectCoordinates): string {
-  const file = `${c.topic}+${c.kafkaPartition}+${padOffset(c.bucketStart)}${c.extension}`;
-  return [c.topicsDir, c.directoryTopic, c.encodedPartition, file]
-    .filter((s) => s !== '')
-    .join('/');
+  const directory = objectDirectory(c);
+  const file = objectFileName(c.topic, c.kafkaPartition, c.bucketStart, c.extension);
+  return directory === '' ? file : `${directory}/${file}`;
+}
+
+/** The directory of the objects of `c`: `<topics.dir>/<topic>/<encodedPartition>`. */
+export function objectDirectory(
+  c: Pick<ObjectCoordinates, 'topicsDir' | 'directoryTopic' | 'encodedPartition'>,
+): string {
+  return [c.topicsDir, c.directoryTopic, c.encodedPartition].filter((s) => s !== '').join('/');
+}
+
+/** The file name of the object of `topic`'s `kafkaPartition` starting at `start`. */
+export function objectFileName(
+  topic: string,
+  kafkaPartition: number,
+  start: number,
+  extension: string,
+): string {
+  return `${topic}+${kafkaPartition}+${padOffset(start)}${extension}`;
 }
 
 /**

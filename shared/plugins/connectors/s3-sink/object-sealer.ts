@@ -16,6 +16,7 @@ import { uploadObject } from './object-upload.js';
 import {
   contentOf,
   type KnownObjects,
+  layoutOf,
   type ObjectOffsets,
   type ObjectWriterSettings,
   offsetsAfter,
@@ -36,6 +37,12 @@ export interface SealRequest {
    * crashed attempt holds only records the batch holds again) but still deleted.
    */
   readonly readStaging: boolean;
+  /**
+   * Whether to delete the staging object once the final one is written. False keeps it (a
+   * container format's history of schema runs, see `object-segments.ts`) for the task to delete
+   * later. @default true
+   */
+  readonly deleteStaging?: boolean;
 }
 
 /** What sealing did. */
@@ -101,6 +108,14 @@ async function settle(
     await discard(final);
     return { kind: 'present' };
   }
+  if (!layoutOf(settings, request.pending).extendable) {
+    await discard(final);
+    throw new ConnectError(
+      `s3://${settings.bucket}/${key} holds offsets up to ${final.offsets.lastOffset}, fewer than ` +
+        `its range (up to ${wanted.lastOffset}), and its format cannot be appended to: it was ` +
+        'written under another flush.size (or the offsets were reset); remove it',
+    );
+  }
   const staged = request.readStaging ? await open(client, settings, request.stagingKey) : null;
   if (staged !== null && staged.offsets.firstOffset <= final.offsets.lastOffset) {
     await Promise.all([discard(final), discard(staged)]);
@@ -124,8 +139,13 @@ async function settle(
   const offsets = last === undefined ? headOffsets : offsetsAfter(headOffsets, fresh, last);
   await uploadObject(
     client,
-    targetOf(settings, key, offsets),
-    contentOf(settings, staged === null ? [final.body] : [final.body, staged.body], fresh),
+    targetOf(settings, request.pending, offsets),
+    contentOf(
+      settings,
+      request.pending,
+      staged === null ? [final.body] : [final.body, staged.body],
+      fresh,
+    ),
     settings.conditionalWrites && final.etag !== null
       ? { kind: 'replace', etag: final.etag }
       : { kind: 'none' },
@@ -162,8 +182,8 @@ async function writeFinal(
   try {
     const upload = await uploadObject(
       client,
-      targetOf(settings, pending.key, offsets),
-      contentOf(settings, staged === null ? [] : [staged.body], fresh),
+      targetOf(settings, pending, offsets),
+      contentOf(settings, pending, staged === null ? [] : [staged.body], fresh),
       settings.conditionalWrites ? { kind: 'create' } : { kind: 'none' },
       settings.partSize,
     );
@@ -180,8 +200,9 @@ async function writeFinal(
  * with `If-None-Match: *`, holding the staging object's records (read only when
  * `request.readStaging`) then the batch's records above the staging object's `last-offset`;
  * when the key exists, checks that it holds every offset (else appends the rest, see the file
- * comment). Then deletes the staging object (whether or not it exists), so that a crash
- * between the two steps is repaired by the next seal of the bucket.
+ * comment). Then deletes the staging object (whether or not it exists; unless
+ * `request.deleteStaging` is false), so that a crash between the two steps is repaired by the
+ * next seal of the bucket.
  *
  * @example
  * await sealObject(client, settings, {
@@ -201,7 +222,9 @@ export async function sealObject(
     outcome = await writeFinal(client, settings, request);
     if (outcome.kind !== 'empty') known.add(request.pending.key);
   }
-  await client.deleteObject(settings.bucket, request.stagingKey);
-  known.delete(request.stagingKey);
+  if (request.deleteStaging !== false) {
+    await client.deleteObject(settings.bucket, request.stagingKey);
+    known.delete(request.stagingKey);
+  }
   return outcome;
 }

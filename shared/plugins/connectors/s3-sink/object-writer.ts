@@ -10,6 +10,12 @@
  */
 import { ConnectError } from 'serverless-connect/connect';
 import {
+  linesLayout,
+  type ObjectHead,
+  type ObjectLayout,
+  type PendingEntry,
+} from './object-layout.js';
+import {
   type ObjectContent,
   type UploadMethod,
   type UploadResult,
@@ -31,17 +37,12 @@ export const RECORD_COUNT_METADATA = 'record-count';
 export const LAYOUT_VERSION_METADATA = 'layout-version';
 export const LAYOUT_VERSION = '1';
 
-/** One encoded record bound for an object. */
-export interface PendingEntry {
-  readonly offset: number;
-  /** The record's bytes, separator included, uncompressed. */
-  readonly bytes: Uint8Array;
-}
-
 /** The records of one object, by ascending, distinct offsets. */
 export interface PendingObject {
   readonly key: string;
   readonly entries: readonly PendingEntry[];
+  /** How its bytes are made. @default lines, as {@link ObjectWriterSettings} say */
+  readonly layout?: ObjectLayout;
 }
 
 /** How objects are written. */
@@ -105,30 +106,6 @@ export function readObjectOffsets(
     );
   }
   return { firstOffset, lastOffset, recordCount };
-}
-
-/** The chunks of each of `heads` in turn, then `tail`'s; cancelling cancels the heads left. */
-function concatenate(heads: readonly ReadableStream<Uint8Array>[], tail: readonly Uint8Array[]) {
-  const readers = heads.map((h) => h.getReader());
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (let reader = readers[0]; reader !== undefined; reader = readers[0]) {
-        const chunk = await reader.read();
-        if (!chunk.done) {
-          controller.enqueue(chunk.value);
-          return;
-        }
-        readers.shift();
-      }
-      const bytes = tail[next++];
-      if (bytes === undefined) controller.close();
-      else controller.enqueue(bytes);
-    },
-    async cancel(reason) {
-      await Promise.all(readers.map((r) => r.cancel(reason)));
-    },
-  });
 }
 
 function conditionFor(
@@ -245,9 +222,10 @@ export function offsetsAfter(
   };
 }
 
-/** The user metadata recording `offsets`. */
-function metadataOf(offsets: ObjectOffsets): Record<string, string> {
+/** The user metadata recording `offsets`, after the layout's own. */
+function metadataOf(offsets: ObjectOffsets, layout: ObjectLayout): Record<string, string> {
   return {
+    ...layout.metadata,
     [FIRST_OFFSET_METADATA]: String(offsets.firstOffset),
     [LAST_OFFSET_METADATA]: String(offsets.lastOffset),
     [RECORD_COUNT_METADATA]: String(offsets.recordCount),
@@ -255,48 +233,37 @@ function metadataOf(offsets: ObjectOffsets): Record<string, string> {
   };
 }
 
+/** The layout of `pending`: its own, or the lines of `settings`. */
+export function layoutOf(settings: ObjectWriterSettings, pending: PendingObject): ObjectLayout {
+  return pending.layout ?? linesLayout(settings.compression, settings.contentType);
+}
+
 /**
- * The contents of `heads` (stored contents, compressed as configured: S3's body streams, or
- * bytes this writer wrote) one after the other, then `fresh`, compressed as configured.
- * Uncompressed content with no stream to read stays a list of chunks in memory (joined once for
- * the PutObject).
+ * The content of an object holding `heads` (stored contents, compressed as configured: S3's
+ * body streams, or bytes this writer wrote) one after the other, then `fresh`, in `pending`'s
+ * layout (see `object-layout.ts`).
  */
 export function contentOf(
   settings: ObjectWriterSettings,
-  heads: readonly (ReadableStream<Uint8Array> | Uint8Array)[],
+  pending: PendingObject,
+  heads: readonly ObjectHead[],
   fresh: readonly PendingEntry[],
 ): ObjectContent {
-  const gzip = settings.compression === 'gzip';
-  const tail = fresh.map((e) => e.bytes);
-  if (!gzip && heads.every((h) => h instanceof Uint8Array)) return [...heads, ...tail];
-  const stored = heads.map((h) => {
-    const stream = h instanceof Uint8Array ? bytesStream(h) : h;
-    return gzip ? stream.pipeThrough(new DecompressionStream('gzip')) : stream;
-  });
-  const content = concatenate(stored, tail);
-  return gzip ? content.pipeThrough(new CompressionStream('gzip')) : content;
+  return layoutOf(settings, pending).content(heads, fresh);
 }
 
-/** A stream of `bytes`. */
-function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}
-
+/** Where and how `pending` is written, its metadata recording `offsets`. */
 export function targetOf(
   settings: ObjectWriterSettings,
-  key: string,
+  pending: PendingObject,
   offsets: ObjectOffsets,
 ): ObjectTarget {
+  const layout = layoutOf(settings, pending);
   return {
     bucket: settings.bucket,
-    key,
-    contentType: settings.contentType,
-    metadata: metadataOf(offsets),
+    key: pending.key,
+    contentType: layout.contentType,
+    metadata: metadataOf(offsets, layout),
   };
 }
 
@@ -332,8 +299,8 @@ async function createOptimistically(
   try {
     const upload = await uploadObject(
       client,
-      targetOf(settings, pending.key, offsets),
-      contentOf(settings, [], pending.entries),
+      targetOf(settings, pending, offsets),
+      contentOf(settings, pending, [], pending.entries),
       { kind: 'create' },
       settings.partSize,
     );
@@ -365,8 +332,8 @@ async function appendWritten(
   try {
     const upload = await uploadObject(
       client,
-      targetOf(settings, pending.key, offsets),
-      contentOf(settings, [written.bytes], fresh),
+      targetOf(settings, pending, offsets),
+      contentOf(settings, pending, [written.bytes], fresh),
       { kind: 'replace', etag: written.etag },
       settings.partSize,
     );
@@ -406,8 +373,8 @@ async function readThenWrite(
   const offsets = offsetsAfter(stored, fresh, last);
   const upload = await uploadObject(
     client,
-    targetOf(settings, pending.key, offsets),
-    contentOf(settings, existing === null ? [] : [existing.body], fresh),
+    targetOf(settings, pending, offsets),
+    contentOf(settings, pending, existing === null ? [] : [existing.body], fresh),
     conditionFor(settings, existing),
     settings.partSize,
   );

@@ -11,9 +11,18 @@ import {
   Range,
 } from 'serverless-connect/connect';
 import { s3ConnectionConfigDef } from '../s3-connection-config.js';
+import {
+  containerFormatConfigDef,
+  describeNamed,
+  formatValidator,
+  type Named,
+  resolveNamed,
+} from './format-config-def.js';
 
 // The S3 connection keys (region, endpoint, path style, credentials), shared by both S3 connectors.
 export * from '../s3-connection-config.js';
+// The format keys (format.class, the Avro and Parquet keys).
+export * from './format-config-def.js';
 
 /** The version of the S3 sink connector and task. */
 export const S3_SINK_VERSION = '0.1.0';
@@ -44,29 +53,8 @@ export const TIMESTAMP_FIELD_CONFIG = 'timestamp.field';
 export const S3_PART_SIZE_MIN = 5 * 1024 * 1024;
 export const S3_PART_SIZE_DEFAULT = 25 * 1024 * 1024;
 
-/** A supported output format. */
-export type S3SinkFormat = 'json' | 'bytearray';
 /** A supported partitioner. */
 export type PartitionerKind = 'default' | 'field' | 'time' | 'hourly' | 'daily';
-
-interface Named<T> {
-  readonly value: T;
-  readonly className: string;
-  readonly aliases: readonly string[];
-}
-
-export const FORMAT_CLASSES: readonly Named<S3SinkFormat>[] = [
-  {
-    value: 'json',
-    className: 'io.confluent.connect.s3.format.json.JsonFormat',
-    aliases: ['JsonFormat', 'json'],
-  },
-  {
-    value: 'bytearray',
-    className: 'io.confluent.connect.s3.format.bytearray.ByteArrayFormat',
-    aliases: ['ByteArrayFormat', 'bytearray'],
-  },
-];
 
 export const PARTITIONER_CLASSES: readonly Named<PartitionerKind>[] = [
   ['default', 'DefaultPartitioner'],
@@ -79,31 +67,6 @@ export const PARTITIONER_CLASSES: readonly Named<PartitionerKind>[] = [
   className: `io.confluent.connect.storage.partitioner.${simple}`,
   aliases: [simple as string, value as string],
 }));
-
-/** The entry of `classes` that `name` designates (class name, simple name or short alias). */
-export function resolveNamed<T>(classes: readonly Named<T>[], name: string): T | null {
-  const lower = name.toLowerCase();
-  const found = classes.find(
-    (c) => c.className === name || c.aliases.some((a) => a.toLowerCase() === lower),
-  );
-  return found?.value ?? null;
-}
-
-function describeNamed<T>(classes: readonly Named<T>[]): string {
-  return classes.map((c) => `${c.className} (${c.aliases.join(', ')})`).join(', ');
-}
-
-const formatValidator = LambdaValidator.with(
-  (name, value) => {
-    if (typeof value === 'string' && resolveNamed(FORMAT_CLASSES, value) !== null) return;
-    const simple = String(value).slice(String(value).lastIndexOf('.') + 1);
-    const why = /avro|parquet|orc|csv/i.test(simple)
-      ? `${simple} is not supported by this S3 sink yet`
-      : 'not a known format';
-    throw invalidValue(name, value, `${why}; supported formats: ${describeNamed(FORMAT_CLASSES)}`);
-  },
-  () => describeNamed(FORMAT_CLASSES),
-);
 
 const partitionerValidator = LambdaValidator.with(
   (name, value) => {
@@ -247,10 +210,15 @@ export const S3_SINK_CONFIG_DEF: ConfigDef = new ConfigDef()
     group: FORMAT_GROUP,
     documentation:
       'The format of the objects: io.confluent.connect.s3.format.json.JsonFormat (alias ' +
-      'json; one JSON value per line, .json) or io.confluent.connect.s3.format.bytearray.' +
+      'json; one JSON value per line, .json), io.confluent.connect.s3.format.bytearray.' +
       'ByteArrayFormat (alias bytearray; raw value bytes, each followed by ' +
-      'format.bytearray.separator). AvroFormat and ParquetFormat are not supported yet.',
+      'format.bytearray.separator), io.confluent.connect.s3.format.avro.AvroFormat (alias ' +
+      'avro; Avro object container files, .avro) or io.confluent.connect.s3.format.parquet.' +
+      'ParquetFormat (alias parquet; .snappy.parquet, .gz.parquet or .parquet by parquet.codec). ' +
+      'Avro and Parquet objects hold the records of one value schema, and need ' +
+      's3.write.mode=once.',
   })
+  .withAll(containerFormatConfigDef(FORMAT_GROUP))
   .define({
     name: FORMAT_BYTEARRAY_EXTENSION_CONFIG,
     type: 'STRING',

@@ -9,8 +9,10 @@ import type { DecimalFormat } from '../../converters/json-encode.js';
 import type { S3ClientHook } from '../s3-client-hook.js';
 import { type S3Connection, s3ClientSettings, s3ConnectionOf } from '../s3-connection-config.js';
 import { timeZoneOf } from '../time-zone.js';
+import type { AvroFileCodec } from './avro-container.js';
 import { compileJodaPattern } from './joda-format.js';
 import { normalizeTopicsDir } from './object-naming.js';
+import type { ParquetCodec } from './parquet-file.js';
 import {
   DAILY_PATH_FORMAT,
   DAY_MS,
@@ -22,7 +24,11 @@ import {
 import type { NullValueBehavior } from './record-format.js';
 import { type S3SinkClient, sdkS3SinkClient } from './s3-sink-client.js';
 import {
+  AVRO_CODEC_CONFIG,
+  avroCodecOf,
   BEHAVIOR_ON_NULL_VALUES_CONFIG,
+  CONNECT_META_DATA_CONFIG,
+  ENHANCED_AVRO_SCHEMA_SUPPORT_CONFIG,
   FLUSH_SIZE_CONFIG,
   FORMAT_BYTEARRAY_EXTENSION_CONFIG,
   FORMAT_BYTEARRAY_SEPARATOR_CONFIG,
@@ -30,11 +36,13 @@ import {
   FORMAT_CLASSES,
   JSON_DECIMAL_FORMAT_CONFIG,
   LOCALE_CONFIG,
+  PARQUET_CODEC_CONFIG,
   PARTITION_DURATION_MS_CONFIG,
   PARTITION_FIELD_NAME_CONFIG,
   PARTITIONER_CLASS_CONFIG,
   PARTITIONER_CLASSES,
   PATH_FORMAT_CONFIG,
+  parquetCodecOf,
   resolveNamed,
   S3_BUCKET_CONFIG,
   S3_COMPRESSION_TYPE_CONFIG,
@@ -44,6 +52,7 @@ import {
   S3_STAGING_DIR_CONFIG,
   S3_WRITE_MODE_CONFIG,
   type S3SinkFormat,
+  SCHEMA_CACHE_SIZE_CONFIG,
   TIMESTAMP_EXTRACTOR_CONFIG,
   TIMESTAMP_FIELD_CONFIG,
   TIMEZONE_CONFIG,
@@ -69,6 +78,14 @@ export interface S3SinkConfig extends S3Connection {
   readonly byteArrayExtension: string;
   readonly byteArraySeparator: Uint8Array;
   readonly jsonDecimalFormat: DecimalFormat;
+  /** AvroFormat's block codec (`avro.codec`). */
+  readonly avroCodec: AvroFileCodec;
+  /** ParquetFormat's codec (`parquet.codec`). */
+  readonly parquetCodec: ParquetCodec;
+  /** The Avro mapping's settings (Avro and Parquet formats). */
+  readonly schemaCacheSize: number;
+  readonly connectMetaData: boolean;
+  readonly enhancedAvroSchemaSupport: boolean;
   readonly nullValues: NullValueBehavior;
   readonly partitioner: PartitionerSpec;
 }
@@ -200,6 +217,16 @@ function stagingDirOf(value: string): string {
 export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3SinkConfig {
   const values = S3_SINK_CONFIG_DEF.parse(props);
   const separator = values[FORMAT_BYTEARRAY_SEPARATOR_CONFIG] as string | null;
+  const format = resolveNamed(FORMAT_CLASSES, String(values[FORMAT_CLASS_CONFIG])) ?? 'json';
+  const writeMode =
+    String(values[S3_WRITE_MODE_CONFIG]).toLowerCase() === 'progressive' ? 'progressive' : 'once';
+  if (writeMode === 'progressive' && (format === 'avro' || format === 'parquet')) {
+    throw invalidValue(
+      S3_WRITE_MODE_CONFIG,
+      values[S3_WRITE_MODE_CONFIG],
+      `${format === 'avro' ? 'AvroFormat' : 'ParquetFormat'} objects are written once, complete: use once`,
+    );
+  }
   return {
     bucket: String(values[S3_BUCKET_CONFIG]),
     ...s3ConnectionOf(values),
@@ -207,18 +234,22 @@ export function parseS3SinkConfig(props: Readonly<Record<string, string>>): S3Si
     compression:
       String(values[S3_COMPRESSION_TYPE_CONFIG]).toLowerCase() === 'gzip' ? 'gzip' : 'none',
     conditionalWrites: values[S3_CONDITIONAL_WRITES_CONFIG] === true,
-    writeMode:
-      String(values[S3_WRITE_MODE_CONFIG]).toLowerCase() === 'progressive' ? 'progressive' : 'once',
+    writeMode,
     stagingDir: stagingDirOf(String(values[S3_STAGING_DIR_CONFIG])),
     topicsDir: normalizeTopicsDir(String(values[TOPICS_DIR_CONFIG] ?? '')),
     flushSize: Number(values[FLUSH_SIZE_CONFIG]),
-    format: resolveNamed(FORMAT_CLASSES, String(values[FORMAT_CLASS_CONFIG])) ?? 'json',
+    format,
     byteArrayExtension: String(values[FORMAT_BYTEARRAY_EXTENSION_CONFIG] ?? ''),
     byteArraySeparator: new TextEncoder().encode(
       separator === null ? '\n' : unescapeSeparator(separator),
     ),
     jsonDecimalFormat:
       String(values[JSON_DECIMAL_FORMAT_CONFIG]).toUpperCase() === 'NUMERIC' ? 'NUMERIC' : 'BASE64',
+    avroCodec: avroCodecOf(values[AVRO_CODEC_CONFIG]),
+    parquetCodec: parquetCodecOf(values[PARQUET_CODEC_CONFIG]),
+    schemaCacheSize: Number(values[SCHEMA_CACHE_SIZE_CONFIG]),
+    connectMetaData: values[CONNECT_META_DATA_CONFIG] === true,
+    enhancedAvroSchemaSupport: values[ENHANCED_AVRO_SCHEMA_SUPPORT_CONFIG] === true,
     nullValues:
       String(values[BEHAVIOR_ON_NULL_VALUES_CONFIG]).toLowerCase() === 'ignore' ? 'ignore' : 'fail',
     partitioner: partitionerSpec(values),

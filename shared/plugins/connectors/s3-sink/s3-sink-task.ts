@@ -4,7 +4,6 @@
  * exactly-once object layout.
  */
 import {
-  type ConnectError,
   DataError,
   IllegalStateError,
   parseTopicPartitionKey,
@@ -15,30 +14,31 @@ import {
   type TopicPartitionOffsets,
   topicPartitionKey,
 } from 'serverless-connect/connect';
-import { type BatchObject, completeBelow, needsListing, planCommit } from './commit-plan.js';
+import { completeBelow, needsListing, planCommit } from './commit-plan.js';
+import type { ContainerFormat } from './container-formats.js';
+import { forEachLimited } from './for-each-limited.js';
+import { SCHEMA_FINGERPRINT_METADATA } from './object-layout.js';
 import {
-  bucketStart,
-  objectKey,
+  objectDirectory,
   parseStagingKey,
   type StagedKey,
-  stagingKey,
   stagingPrefix,
 } from './object-naming.js';
 import { sealObject } from './object-sealer.js';
 import {
+  type BufferedRecord,
+  type ObjectPlacement,
+  objectsOf,
+  SchemaRuns,
+} from './object-segments.js';
+import {
   KnownObjects,
   type ObjectWriterSettings,
-  type PendingEntry,
   type WriteOutcome,
   writeObject,
 } from './object-writer.js';
 import { createPartitioner, type Partitioner, type WallClock } from './partitioners.js';
-import {
-  ByteArrayRecordFormat,
-  encodeRecord,
-  JsonRecordFormat,
-  type RecordFormat,
-} from './record-format.js';
+import { encodeRecord, type RecordFormat } from './record-format.js';
 import type { S3SinkClient } from './s3-sink-client.js';
 import {
   createS3SinkClient,
@@ -46,6 +46,8 @@ import {
   S3_SINK_VERSION,
   type S3SinkConfig,
 } from './s3-sink-config.js';
+import { type KeptStaging, SchemaHistory } from './schema-history.js';
+import { sinkFormatOf } from './sink-format.js';
 
 /** What the S3 sink connector and task are built from. */
 export interface S3SinkDeps {
@@ -65,52 +67,16 @@ export interface S3SinkDeps {
   readonly writeConcurrency?: number;
 }
 
-/** An object being assembled from the current batch. */
-interface PendingBuild extends BatchObject {
-  readonly entries: PendingEntry[];
-}
-
 interface Running {
   readonly config: S3SinkConfig;
   readonly context: SinkTaskContext;
   readonly client: S3SinkClient;
   readonly format: RecordFormat;
+  /** The format when it holds one schema per object (Avro, Parquet). */
+  readonly container: ContainerFormat | null;
   readonly partitioner: Partitioner;
   readonly extension: string;
   readonly settings: ObjectWriterSettings;
-}
-
-function formatOf(config: S3SinkConfig): RecordFormat {
-  return config.format === 'json'
-    ? new JsonRecordFormat(config.jsonDecimalFormat)
-    : new ByteArrayRecordFormat(config.byteArrayExtension, config.byteArraySeparator);
-}
-
-function contentTypeOf(config: S3SinkConfig): string {
-  if (config.compression === 'gzip') return 'application/gzip';
-  return config.format === 'json' ? 'application/x-ndjson' : 'application/octet-stream';
-}
-
-/** Runs `work` over `items`, at most `limit` at a time; rejects with the worst failure. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  const failures: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length && failures.length === 0) {
-      const item = items[next++] as T;
-      await work(item).catch((error: unknown) => {
-        failures.push(error);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  // A non-retriable failure (access denied) wins over a retriable one: the task must fail.
-  const fatal = failures.find((e) => !(e as Partial<ConnectError>).retriable);
-  if (failures.length > 0) throw fatal ?? failures[0];
 }
 
 /**
@@ -143,14 +109,16 @@ async function forEachLimited<T>(
 export class S3SinkTask extends SinkTask {
   readonly #deps: S3SinkDeps;
   #running: Running | null = null;
-  /** Pending objects by source partition key, then by object key. */
-  readonly #pending = new Map<string, Map<string, PendingBuild>>();
+  /** The encoded records of the batch by source partition key, by ascending offset. */
+  readonly #buffered = new Map<string, BufferedRecord[]>();
   /** The last offset buffered per source partition key. */
   readonly #lastOffsets = new Map<string, number>();
   /** The first offset buffered per source partition key (since the last successful flush). */
   readonly #firstOffsets = new Map<string, number>();
   /** `s3.write.mode=once`: per source partition key, below which offset this task sealed every bucket. */
   readonly #sealedBelow = new Map<string, number>();
+  /** Container formats: the schema runs and kept staging objects of each partition. */
+  readonly #history = new SchemaHistory();
   /** Keys this task instance created or read as existing, and the objects it wrote. */
   #known = new KnownObjects();
 
@@ -166,24 +134,26 @@ export class S3SinkTask extends SinkTask {
   /** Parses the task config (ConfigError when invalid) and creates the S3 client. */
   async start(props: Readonly<Record<string, string>>, context: SinkTaskContext): Promise<void> {
     const config = parseS3SinkConfig(props);
-    const format = formatOf(config);
+    const { format, container, compression, contentType, extension } = sinkFormatOf(config);
     const partitioner = createPartitioner(config.partitioner, this.#deps.clock);
     const client = (this.#deps.createClient ?? createS3SinkClient)(config);
     this.#running?.client.destroy();
     this.#clear();
     this.#sealedBelow.clear();
+    this.#history.clear();
     this.#known = new KnownObjects();
     this.#running = {
       config,
       context,
       client,
       format,
+      container,
       partitioner,
-      extension: format.extension + (config.compression === 'gzip' ? '.gz' : ''),
+      extension,
       settings: {
         bucket: config.bucket,
-        compression: config.compression,
-        contentType: contentTypeOf(config),
+        compression,
+        contentType,
         partSize: this.#deps.partSize ?? config.partSize,
         conditionalWrites: config.conditionalWrites,
       },
@@ -204,36 +174,32 @@ export class S3SinkTask extends SinkTask {
       this.#lastOffsets.set(tp, offset);
       const first = this.#firstOffsets.get(tp);
       if (first === undefined || offset < first) this.#firstOffsets.set(tp, offset);
-      let key: string;
-      let bytes: Uint8Array | null;
+      let buffered: BufferedRecord;
       try {
-        bytes = encodeRecord(running.format, record, running.config.nullValues);
+        const bytes = encodeRecord(running.format, record, running.config.nullValues);
         if (bytes === null) continue;
-        key = this.#keyOf(running, record);
+        buffered = {
+          offset,
+          bytes,
+          directory: objectDirectory({
+            topicsDir: running.config.topicsDir,
+            directoryTopic: record.topic,
+            encodedPartition: running.partitioner.encodePartition(record),
+          }),
+          schema: running.container?.schemaOf(record) ?? null,
+        };
       } catch (error) {
         const reporter = running.context.errantRecordReporter;
         if (!(error instanceof DataError) || reporter === null) throw error;
         reports.push(reporter.report(record, error));
         continue;
       }
-      let objects = this.#pending.get(tp);
-      if (objects === undefined) {
-        objects = new Map();
-        this.#pending.set(tp, objects);
+      let records = this.#buffered.get(tp);
+      if (records === undefined) {
+        records = [];
+        this.#buffered.set(tp, records);
       }
-      let pending = objects.get(key);
-      if (pending === undefined) {
-        const topic = record.originalTopic;
-        const partition = record.originalKafkaPartition;
-        pending = {
-          key,
-          stagingKey: stagingKey(running.config.stagingDir, topic, partition, key),
-          bucketStart: bucketStart(offset, running.config.flushSize),
-          entries: [],
-        };
-        objects.set(key, pending);
-      }
-      pending.entries.push({ offset, bytes });
+      records.push(buffered);
     }
     await Promise.all(reports);
   }
@@ -247,7 +213,9 @@ export class S3SinkTask extends SinkTask {
     const running = this.#requireRunning();
     const concurrency = this.#deps.writeConcurrency ?? 4;
     if (running.config.writeMode === 'progressive') {
-      const objects = [...this.#pending.values()].flatMap((byKey) => [...byKey.values()]);
+      const objects = [...this.#buffered].flatMap(([tp, records]) =>
+        objectsOf(records, this.#placement(running, tp), new SchemaRuns()),
+      );
       await forEachLimited(
         objects,
         concurrency,
@@ -266,28 +234,84 @@ export class S3SinkTask extends SinkTask {
     currentOffsets: TopicPartitionOffsets,
     concurrency: number,
   ): Promise<void> {
-    const { config, client, settings } = running;
+    const { config, client, settings, container } = running;
     const tps = [...new Set([...this.#lastOffsets.keys(), ...currentOffsets.keys()])];
-    const plans: { tp: string; plan: ReturnType<typeof planCommit> }[] = [];
+    const plans: {
+      tp: string;
+      plan: ReturnType<typeof planCommit>;
+      first: number;
+      next: number;
+      runs: SchemaRuns;
+      deletes: readonly KeptStaging[];
+    }[] = [];
     await forEachLimited(tps, concurrency, async (tp) => {
       const last = this.#lastOffsets.get(tp);
       const next = Math.max(currentOffsets.get(tp) ?? 0, last === undefined ? 0 : last + 1);
+      const first = this.#firstOffsets.get(tp) ?? next;
+      let listing: Promise<StagedKey[]> | undefined;
+      const listed = () => {
+        listing ??= this.#listStaged(running, tp);
+        return listing;
+      };
+      const runs =
+        container === null
+          ? new SchemaRuns()
+          : await this.#history.runsBefore(tp, first, config.flushSize, listed, (key) =>
+              this.#fingerprintOf(running, key),
+            );
+      const objects = objectsOf(this.#buffered.get(tp) ?? [], this.#placement(running, tp), runs);
       const below = completeBelow(next, config.flushSize);
-      const listed = needsListing(below, this.#sealedBelow.get(tp))
-        ? await this.#listStaged(running, tp)
-        : [];
-      const objects = [...(this.#pending.get(tp)?.values() ?? [])];
-      const batch = { firstOffset: this.#firstOffsets.get(tp) ?? next, nextOffset: next, objects };
-      plans.push({ tp, plan: planCommit(batch, config.flushSize, listed) });
+      const staged = needsListing(below, this.#sealedBelow.get(tp)) ? await listed() : [];
+      const batch = { firstOffset: first, nextOffset: next, objects };
+      const plan = planCommit(batch, config.flushSize, staged, {
+        ...(container !== null && {
+          layoutOfListed: (key: string) => container.finalLayout(null, key),
+          keepStagingOfOpenBuckets: true,
+        }),
+      });
+      const deletes = container === null ? [] : this.#history.deletable(tp, first);
+      plans.push({ tp, plan, first, next, runs, deletes });
     });
-    const writes = plans.flatMap(({ plan }) => [
+    const writes = plans.flatMap(({ plan, deletes }) => [
       ...plan.seal.map((request) => () => sealObject(client, settings, request, this.#known)),
       ...plan.stage.map((pending) => () => writeObject(client, settings, pending, this.#known)),
+      ...deletes.map((kept) => async () => {
+        await client.deleteObject(settings.bucket, kept.stagingKey);
+        this.#known.delete(kept.stagingKey);
+      }),
     ]);
     await forEachLimited(writes, concurrency, (write) => write());
-    for (const { tp, plan } of plans) {
+    for (const { tp, plan, first, next, runs, deletes } of plans) {
       this.#sealedBelow.set(tp, Math.max(plan.completeBelow, this.#sealedBelow.get(tp) ?? 0));
+      if (container === null) continue;
+      this.#history.flushed(tp, config.flushSize, {
+        first,
+        next,
+        runs,
+        seal: plan.seal,
+        deleted: deletes,
+      });
     }
+  }
+
+  /** The `schema-fingerprint` of a staged object (null: gone, or none). */
+  async #fingerprintOf(running: Running, key: string): Promise<string | null> {
+    const got = await running.client.getObject(running.config.bucket, key);
+    await got?.body.cancel().catch(() => undefined);
+    return got?.metadata[SCHEMA_FINGERPRINT_METADATA] ?? null;
+  }
+
+  /** How the objects of source partition `tp` are named. */
+  #placement(running: Running, tp: string): ObjectPlacement {
+    const { topic, partition } = parseTopicPartitionKey(tp);
+    return {
+      topic,
+      kafkaPartition: partition,
+      flushSize: running.config.flushSize,
+      stagingDir: running.config.stagingDir,
+      extension: running.extension,
+      container: running.container,
+    };
   }
 
   /** The staged objects of source partition `tp` (this connector's `topics.dir` and format). */
@@ -314,7 +338,8 @@ export class S3SinkTask extends SinkTask {
   override async close(partitions: readonly TopicPartition[]): Promise<void> {
     for (const tp of partitions) {
       const key = topicPartitionKey(tp);
-      this.#pending.delete(key);
+      this.#buffered.delete(key);
+      this.#history.forget(key);
       this.#lastOffsets.delete(key);
       this.#firstOffsets.delete(key);
       this.#sealedBelow.delete(key);
@@ -333,32 +358,17 @@ export class S3SinkTask extends SinkTask {
   }
 
   #clear(): void {
-    this.#pending.clear();
+    this.#buffered.clear();
     this.#lastOffsets.clear();
     this.#firstOffsets.clear();
   }
 
   /** Forgets the buffered records of `tp` at or above `offset`. */
   #rewind(tp: string, offset: number): void {
-    const objects = this.#pending.get(tp);
-    if (objects === undefined) return;
-    for (const [key, pending] of objects) {
-      const kept = pending.entries.filter((e) => e.offset < offset);
-      if (kept.length === 0) objects.delete(key);
-      else pending.entries.splice(0, pending.entries.length, ...kept);
-    }
-  }
-
-  #keyOf(running: Running, record: SinkRecord): string {
-    const { config } = running;
-    return objectKey({
-      topicsDir: config.topicsDir,
-      directoryTopic: record.topic,
-      encodedPartition: running.partitioner.encodePartition(record),
-      topic: record.originalTopic,
-      kafkaPartition: record.originalKafkaPartition,
-      bucketStart: bucketStart(record.originalKafkaOffset, config.flushSize),
-      extension: running.extension,
-    });
+    const records = this.#buffered.get(tp);
+    if (records === undefined) return;
+    const kept = records.filter((r) => r.offset < offset);
+    if (kept.length === 0) this.#buffered.delete(tp);
+    else records.splice(0, records.length, ...kept);
   }
 }

@@ -76,16 +76,9 @@ describe("the S3 sink under Confluent's class name", () => {
   );
 
   it.each([
-    [
-      'format.class',
-      'io.confluent.connect.s3.format.avro.AvroFormat',
-      'AvroFormat is not supported',
-    ],
-    [
-      'format.class',
-      'io.confluent.connect.s3.format.parquet.ParquetFormat',
-      'ParquetFormat is not supported',
-    ],
+    ['format.class', 'io.confluent.connect.s3.format.csv.CsvFormat', 'CsvFormat is not supported'],
+    ['avro.codec', 'bzip2', 'bzip2 is not supported by this S3 sink'],
+    ['parquet.codec', 'zstd', 'zstd is not supported by this S3 sink'],
     ['behavior.on.null.values', 'write', 'write is not supported by this S3 sink'],
     ['partitioner.class', 'com.example.MyPartitioner', 'not a supported partitioner'],
   ])('reports %s=%s as not supported on that key', (name, value, message) => {

@@ -50,6 +50,11 @@ describe('parseS3SinkConfig', () => {
       byteArrayExtension: '.bin',
       byteArraySeparator: new TextEncoder().encode('\n'),
       jsonDecimalFormat: 'BASE64',
+      avroCodec: 'null',
+      parquetCodec: 'snappy',
+      schemaCacheSize: 1000,
+      connectMetaData: true,
+      enhancedAvroSchemaSupport: false,
       nullValues: 'fail',
       partitioner: { kind: 'default' },
     });
@@ -77,6 +82,12 @@ describe('parseS3SinkConfig', () => {
       'format.class': 'io.confluent.connect.s3.format.json.JsonFormat',
     });
     const bytes = parseS3SinkConfig({ ...base, 'format.class': 'ByteArrayFormat' });
+    const avro = parseS3SinkConfig({
+      ...base,
+      'format.class': 'io.confluent.connect.s3.format.avro.AvroFormat',
+    });
+    const parquet = parseS3SinkConfig({ ...base, 'format.class': 'ParquetFormat' });
+    const short = parseS3SinkConfig({ ...base, 'format.class': 'parquet' });
     const field = parseS3SinkConfig({
       ...base,
       'partitioner.class': 'FieldPartitioner',
@@ -84,24 +95,65 @@ describe('parseS3SinkConfig', () => {
     });
 
     // Assess
-    expect([json.format, bytes.format]).toEqual(['json', 'bytearray']);
+    expect([json, bytes, avro, parquet, short].map((c) => c.format)).toEqual([
+      'json',
+      'bytearray',
+      'avro',
+      'parquet',
+      'parquet',
+    ]);
     expect(field.partitioner).toEqual({ kind: 'field', fields: ['region', 'country'] });
   });
 
-  it('refuses Avro and Parquet naming the supported formats', () => {
+  it('refuses unsupported formats naming the supported ones', () => {
     // Act
-    const avro = configError({
+    const csv = configError({
       ...base,
-      'format.class': 'io.confluent.connect.s3.format.avro.AvroFormat',
+      'format.class': 'io.confluent.connect.s3.format.csv.CsvFormat',
     });
-    const parquet = configError({ ...base, 'format.class': 'ParquetFormat' });
 
     // Assess
-    expect(avro.key).toBe('format.class');
-    expect(avro.message).toBe(
-      'Invalid value io.confluent.connect.s3.format.avro.AvroFormat for configuration format.class: AvroFormat is not supported by this S3 sink yet; supported formats: io.confluent.connect.s3.format.json.JsonFormat (JsonFormat, json), io.confluent.connect.s3.format.bytearray.ByteArrayFormat (ByteArrayFormat, bytearray)',
+    expect(csv.key).toBe('format.class');
+    expect(csv.message).toBe(
+      'Invalid value io.confluent.connect.s3.format.csv.CsvFormat for configuration format.class: CsvFormat is not supported by this S3 sink; supported formats: io.confluent.connect.s3.format.json.JsonFormat (JsonFormat, json), io.confluent.connect.s3.format.bytearray.ByteArrayFormat (ByteArrayFormat, bytearray), io.confluent.connect.s3.format.avro.AvroFormat (AvroFormat, avro), io.confluent.connect.s3.format.parquet.ParquetFormat (ParquetFormat, parquet)',
     );
-    expect(parquet.message).toContain('ParquetFormat is not supported by this S3 sink yet');
+  });
+
+  it('reads the Avro and Parquet codecs and refuses the ones it cannot write on their key', () => {
+    // Act
+    const avro = parseS3SinkConfig({ ...base, 'format.class': 'avro', 'avro.codec': 'Snappy' });
+    const parquet = parseS3SinkConfig({
+      ...base,
+      'format.class': 'parquet',
+      'parquet.codec': 'uncompressed',
+    });
+    const bzip2 = configError({ ...base, 'format.class': 'avro', 'avro.codec': 'bzip2' });
+    const lz4 = configError({ ...base, 'format.class': 'parquet', 'parquet.codec': 'lz4' });
+
+    // Assess
+    expect([avro.avroCodec, parquet.parquetCodec]).toEqual(['snappy', 'none']);
+    expect([bzip2.key, lz4.key]).toEqual(['avro.codec', 'parquet.codec']);
+    expect(bzip2.message).toBe(
+      'Invalid value bzip2 for configuration avro.codec: bzip2 is not supported by this S3 sink; supported: null, deflate, snappy',
+    );
+    expect(lz4.message).toContain(
+      'lz4 is not supported by this S3 sink; supported: none, snappy, gzip',
+    );
+  });
+
+  it('refuses s3.write.mode=progressive for Avro and Parquet, whose objects are written once', () => {
+    // Act
+    const error = configError({
+      ...base,
+      'format.class': 'parquet',
+      's3.write.mode': 'progressive',
+    });
+
+    // Assess
+    expect(error.key).toBe('s3.write.mode');
+    expect(error.message).toBe(
+      'Invalid value progressive for configuration s3.write.mode: ParquetFormat objects are written once, complete: use once',
+    );
   });
 
   it('parses the time-based partitioner, with a Java locale and the extractor ignoring case', () => {

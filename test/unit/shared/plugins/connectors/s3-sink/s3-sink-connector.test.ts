@@ -63,11 +63,11 @@ describe('S3SinkConnector', () => {
     const connector = new S3SinkConnector({ clock: new FakeClock() });
 
     // Act
-    const values = connector.validate({ ...props, 'format.class': 'AvroFormat' });
+    const values = connector.validate({ ...props, 'format.class': 'OrcFormat' });
 
     // Assess
     expect(values.find((v) => v.name === 'format.class')?.errors[0]).toContain(
-      'AvroFormat is not supported by this S3 sink yet',
+      'OrcFormat is not supported by this S3 sink',
     );
   });
 

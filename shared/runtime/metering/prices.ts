@@ -29,22 +29,25 @@ export interface PriceTable {
   readonly mskConnectPerMcuHour: number;
 }
 
-/** us-east-1 list prices, read on 2026-12-02 (docs/deploy.md's table). */
+/**
+ * us-east-1 list prices, read on 2026-12-02 (docs/deploy.md's table). Plain literals, no arithmetic:
+ * esbuild then drops the table from bundles that do not use it (the authorizer's).
+ */
 export const DEFAULT_PRICES: PriceTable = {
   region: 'us-east-1',
   readOn: '2026-12-02',
   lambdaArmPerGbSecond: 0.0000133334,
-  lambdaPerRequest: 0.2 / 1_000_000,
+  lambdaPerRequest: 0.0000002, // $0.20 per million
   lambdaMbPerVcpu: 1769,
-  dynamoPerWriteUnit: 0.625 / 1_000_000,
-  dynamoPerReadUnit: 0.125 / 1_000_000,
-  s3PerTier1Request: 0.005 / 1_000,
-  s3PerTier2Request: 0.0004 / 1_000,
-  apiGatewayPerCall: 3.5 / 1_000_000,
+  dynamoPerWriteUnit: 0.000000625, // $0.625 per million
+  dynamoPerReadUnit: 0.000000125, // $0.125 per million
+  s3PerTier1Request: 0.000005, // $0.005 per thousand
+  s3PerTier2Request: 0.0000004, // $0.0004 per thousand
+  apiGatewayPerCall: 0.0000035, // $3.50 per million
   mskConnectPerMcuHour: 0.11,
 };
 
-const TEXT_KEYS = new Set<keyof PriceTable>(['region', 'readOn']);
+const TEXT_KEYS: readonly string[] = ['region', 'readOn'];
 
 /**
  * {@link DEFAULT_PRICES} with the overrides of `json` (a JSON object whose keys are
@@ -76,7 +79,7 @@ export function priceTableOf(json: string | undefined, key: string): PriceTable 
     if (!Object.hasOwn(DEFAULT_PRICES, name)) {
       throw invalid(`unknown price ${name}; known: ${Object.keys(DEFAULT_PRICES).join(', ')}`);
     }
-    if (TEXT_KEYS.has(name as keyof PriceTable)) {
+    if (TEXT_KEYS.includes(name)) {
       if (typeof value !== 'string') throw invalid(`${name} must be a string`);
     } else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw invalid(`${name} must be a finite number ≥ 0`);

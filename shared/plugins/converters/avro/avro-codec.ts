@@ -25,15 +25,31 @@ const { Type: AvroType, builtins } = avroTypes;
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Avro's long as a number when it is a safe integer, else a bigint (Connect's int64). */
+const TWO_32 = 4_294_967_296;
+/** The high 32 bits of a safe integer lie within ±2^21. */
+const SAFE_HIGH = 2_097_152;
+
+/**
+ * Avro's long as a number when it is a safe integer, else a bigint (Connect's int64). avsc hands
+ * the 8 little-endian bytes of the two's complement; safe integers go through the two 32-bit
+ * halves without a bigint (most longs: this is most of an Avro record's cost otherwise).
+ */
 const LONG_TYPE = builtins.LongType.__with({
   fromBuffer: (buf: Buffer): number | bigint => {
+    const high = buf.readInt32LE(4);
+    if (high > -SAFE_HIGH && high < SAFE_HIGH) return high * TWO_32 + buf.readUInt32LE(0);
     const n = buf.readBigInt64LE(0);
     return n >= MIN_SAFE && n <= MAX_SAFE ? Number(n) : n;
   },
   toBuffer: (n: number | bigint): Buffer => {
-    const buf = Buffer.alloc(8);
-    buf.writeBigInt64LE(BigInt(n), 0);
+    const buf = Buffer.allocUnsafe(8);
+    if (typeof n === 'number' && Number.isSafeInteger(n)) {
+      const high = Math.floor(n / TWO_32);
+      buf.writeUInt32LE(n - high * TWO_32, 0);
+      buf.writeInt32LE(high, 4);
+    } else {
+      buf.writeBigInt64LE(BigInt(n), 0);
+    }
     return buf;
   },
   fromJSON: (json: unknown): number | bigint => (typeof json === 'bigint' ? json : Number(json)),

@@ -8,6 +8,7 @@ import { AvroConverter } from './avro/avro-converter.js';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { JsonConverter } from './json-converter.js';
+import { JsonSchemaConverter } from './json-schema/json-schema-converter.js';
 import {
   DoubleConverter,
   FloatConverter,
@@ -28,6 +29,11 @@ const SIMPLE_HEADER_CONVERTER = 'org.apache.kafka.connect.storage.SimpleHeaderCo
 const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
 /** Confluent's Avro converter (schema registry); `AvroConverter` and `Avro` resolve to it too. */
 export const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
+/**
+ * Confluent's JSON Schema converter (schema registry); `JsonSchemaConverter`, `JsonSchema` and
+ * `json-schema` resolve to it too.
+ */
+export const JSON_SCHEMA_CONVERTER = 'io.confluent.connect.json.JsonSchemaConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -99,6 +105,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new AvroConverter(),
+  },
+  {
+    className: JSON_SCHEMA_CONVERTER,
+    aliases: ['json-schema'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new JsonSchemaConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

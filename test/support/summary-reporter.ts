@@ -10,7 +10,9 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
     let passed = 0;
     let skipped = 0;
-    const failures: string[] = unhandledErrors.map((error) => `unhandled error: ${firstLine(error)}`);
+    const failures: string[] = unhandledErrors.map(
+      (error) => `unhandled error: ${firstLine(error)}`,
+    );
     for (const module of testModules) {
       const tests = [...module.children.allTests()];
       if (module.state() === 'failed' && tests.length === 0) {
@@ -20,7 +22,9 @@ export default class SummaryReporter implements Reporter {
         const result = test.result();
         if (result.state === 'passed') passed += 1;
         else if (result.state === 'failed') {
-          failures.push(`${module.relativeModuleId} > ${test.fullName}: ${firstLine(result.errors?.[0])}`);
+          failures.push(
+            `${module.relativeModuleId} > ${test.fullName}: ${firstLine(result.errors?.[0])}`,
+          );
         } else skipped += 1;
       }
     }
@@ -34,6 +38,8 @@ export default class SummaryReporter implements Reporter {
 function firstLine(error: unknown): string {
   if (error === undefined) return 'no error recorded';
   const message =
-    typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+    typeof error === 'object' && error !== null && 'message' in error
+      ? String(error.message)
+      : String(error);
   return message.split('\n')[0] ?? '';
 }

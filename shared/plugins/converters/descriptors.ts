@@ -8,6 +8,7 @@ import { AvroConverter } from './avro/avro-converter.js';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { JsonConverter } from './json-converter.js';
+import { JsonSchemaConverter } from './json-schema/json-schema-converter.js';
 import {
   DoubleConverter,
   FloatConverter,
@@ -30,6 +31,11 @@ const CONVERTERS_PACKAGE = 'org.apache.kafka.connect.converters';
 /** Confluent's Avro converter (schema registry); `AvroConverter` and `Avro` resolve to it too. */
 export const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
 const PROTOBUF_CONVERTER = 'io.confluent.connect.protobuf.ProtobufConverter';
+/**
+ * Confluent's JSON Schema converter (schema registry); `JsonSchemaConverter`, `JsonSchema` and
+ * `json-schema` resolve to it too.
+ */
+export const JSON_SCHEMA_CONVERTER = 'io.confluent.connect.json.JsonSchemaConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -108,6 +114,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new ProtobufConverter(),
+  },
+  {
+    className: JSON_SCHEMA_CONVERTER,
+    aliases: ['json-schema'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new JsonSchemaConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

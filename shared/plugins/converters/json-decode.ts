@@ -45,7 +45,7 @@ function mismatch(schema: Schema, node: JsonNode): DataError {
 }
 
 /** An int64 value of a JSON number (`12`, `1.0`, `1e3`); `null` for a fraction or beyond int64. */
-function int64Of(num: JsonNumber): number | bigint | null {
+export function int64Of(num: JsonNumber): number | bigint | null {
   if (num.integral && num.text.length <= 15) return Number(num.text);
   if (num.integral) {
     const value = BigInt(num.text);

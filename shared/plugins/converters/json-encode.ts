@@ -54,23 +54,26 @@ export const JSON_TYPE_NAMES: Readonly<Record<Type, string>> = {
   struct: 'struct',
 };
 
-function invalidType(schema: Schema | null, value: unknown): DataError {
+/** Connect's `Invalid type for INT32: ...` error. */
+export function invalidType(schema: Schema | null, value: unknown): DataError {
   const type = schema === null ? 'unknown schema' : schema.type.toUpperCase();
   return new DataError(`Invalid type for ${type}: ${describeValue(value)}`);
 }
 
 /** A finite number as Java prints it, or Jackson's quoted `"NaN"`, `"Infinity"`, `"-Infinity"`. */
-function floatJson(text: string, value: number): string {
+export function floatJson(text: string, value: number): string {
   return Number.isFinite(value) ? text : `"${text}"`;
 }
 
-function int64Json(schema: Schema | null, value: unknown): string {
+/** An int64 (a safe number or a bigint in range) as JSON; DataError for anything else. */
+export function int64Json(schema: Schema | null, value: unknown): string {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX) return String(value);
   throw invalidType(schema, value);
 }
 
-function isDecimal(value: unknown): value is DecimalValue {
+/** Whether `value` is a Decimal's value (an unscaled bigint and a scale). */
+export function isDecimal(value: unknown): value is DecimalValue {
   return (
     typeof value === 'object' &&
     value !== null &&

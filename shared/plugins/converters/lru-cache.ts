@@ -2,7 +2,15 @@
 export class LruCache<K, V> {
   readonly #entries = new Map<K, V>();
 
-  constructor(readonly capacity: number) {}
+  readonly #onEvict: ((key: K, value: V) => void) | undefined;
+
+  /** @param onEvict called with each entry the cache lets go of to stay within `capacity`. */
+  constructor(
+    readonly capacity: number,
+    onEvict?: (key: K, value: V) => void,
+  ) {
+    this.#onEvict = onEvict;
+  }
 
   get(key: K): V | undefined {
     const value = this.#entries.get(key);
@@ -19,7 +27,11 @@ export class LruCache<K, V> {
     this.#entries.set(key, value);
     if (this.#entries.size > this.capacity) {
       const oldest = this.#entries.keys().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
+      if (oldest.done !== true) {
+        const evicted = this.#entries.get(oldest.value) as V;
+        this.#entries.delete(oldest.value);
+        this.#onEvict?.(oldest.value, evicted);
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import { BooleanConverter } from '../../../../../shared/plugins/converters/boole
 import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
 import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
 import { JsonConverter } from '../../../../../shared/plugins/converters/json-converter.js';
+import { JsonSchemaConverter } from '../../../../../shared/plugins/converters/json-schema/json-schema-converter.js';
 import {
   DoubleConverter,
   FloatConverter,
@@ -87,5 +88,19 @@ describe('converterDescriptors', () => {
     // Assess
     for (const converter of converters) expect(converter).toBeInstanceOf(AvroConverter);
     expect(r.has('io.confluent.connect.avro.AvroConverter', 'header_converter')).toBe(false);
+  });
+
+  it('registers the JsonSchemaConverter as a converter under its class name, its simple names and json-schema', () => {
+    // Prepare
+    const r = registry();
+    const className = 'io.confluent.connect.json.JsonSchemaConverter';
+
+    // Act
+    const names = [className, 'JsonSchemaConverter', 'JsonSchema', 'json-schema'];
+    const converters = names.map((name) => r.resolve(name, 'converter').create());
+
+    // Assess
+    for (const converter of converters) expect(converter).toBeInstanceOf(JsonSchemaConverter);
+    expect(r.has(className, 'header_converter')).toBe(false);
   });
 });

@@ -4,9 +4,9 @@
  * `parquet-schema.ts` maps it, and the file's key-value metadata carries the Avro schema
  * (`parquet.avro.schema`) as parquet-avro writes it.
  *
- * Written with hyparquet-writer (pinned in package.json; see this folder's README for the
- * choice): one row group per object, 64 KiB pages as Confluent's writer uses, dictionary
- * encoding where it pays, column statistics.
+ * Written with hyparquet-writer (pinned in package.json; the choice, measured against the other
+ * writers: this folder's README, "Parquet library"): one row group per object, 64 KiB pages as
+ * Confluent's writer uses, dictionary encoding where it pays, column statistics.
  */
 import { gzipSync } from 'node:zlib';
 import { ByteWriter, type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';

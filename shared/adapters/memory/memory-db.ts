@@ -6,12 +6,15 @@ import type {
   PendingSourceOffsets,
   SinkOffset,
 } from '../../ports/offset-store.js';
+import type { IdleStreak } from '../../ports/lease-store.js';
 import type { Status, TaskStatus } from '../../ports/status-store.js';
 
 /** A task's record: lease, epoch, status and source offsets (one DynamoDB item `TASK#n`). */
 export interface TaskRecord {
   epoch?: number;
   lease?: { owner: string; expiresAt: number; generation: number };
+  /** The idle streak the last lease release recorded. */
+  idle?: IdleStreak;
   status?: Omit<TaskStatus, 'connector' | 'task'>;
   committed?: CommittedSourceOffsets;
   pending?: PendingSourceOffsets;

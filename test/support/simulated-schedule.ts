@@ -25,6 +25,8 @@ export function queueInvoker(): { invoker: SourceTaskInvoker; queue: SourceTaskI
 /** One source invocation the schedule ran: when (simulated), what it was sent, what it did. */
 export interface ScheduledInvocation {
   readonly at: number;
+  /** Its duration on the simulated clock (what the metering bills, less its own write). */
+  readonly ms: number;
   readonly invocation: SourceTaskInvocation;
   readonly result: SourceRunResult;
 }
@@ -67,17 +69,21 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduledIn
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const invocation = next;
       const at = clock.now();
+      let ms = 0;
       const result = await engine.metering.run(
         { function: 'source-task', memoryMb: LOCAL_FUNCTION_MEMORY_MB['source-task'] },
-        () =>
-          runSourceInvocation(engine.source, {
+        async () => {
+          const outcome = await runSourceInvocation(engine.source, {
             ...invocation,
             owner: randomUUID(),
             workerId: 'simulated',
             deadline: clock.now() + budgetMs,
-          }),
+          });
+          ms = clock.now() - at;
+          return outcome;
+        },
       );
-      ran.push({ at, invocation, result });
+      ran.push({ at, ms, invocation, result });
     }
   }
   return ran;

@@ -12,7 +12,7 @@ import { UsageScopes } from '../shared/runtime/metering/usage-scopes.js';
 import {
   DEFAULT_IDLE_BACKOFF,
   type IdleBackoffSettings,
-} from '../shared/runtime/source/idle-backoff.js';
+} from '../shared/runtime/task/idle-backoff.js';
 import { ARRIVAL_SOURCE_CLASS, arrivalSourceDescriptor } from '../test/support/arrival-source.js';
 import { testPlugins } from '../test/support/plugin-modules.js';
 import { SEQUENCE_CONVERTERS } from '../test/support/sequence-source.js';

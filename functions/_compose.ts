@@ -25,7 +25,7 @@ import type {
 } from '../shared/ports/dispatch.js';
 import { UsageScopes } from '../shared/runtime/metering/usage-scopes.js';
 import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
-import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/source/idle-backoff.js';
+import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/task/idle-backoff.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 import { pluginModules } from './_plugins.js';
 

@@ -7,7 +7,7 @@ import {
 import type { KafkaAuthSettings, ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { ConfigError } from '../shared/connect/errors.js';
 import { type PriceTable, priceTableOf } from '../shared/runtime/metering/prices.js';
-import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/source/idle-backoff.js';
+import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/task/idle-backoff.js';
 
 /** The environment every function reads, typed. Set by the CDK app, or by the local runtime. */
 export interface FunctionEnv {
@@ -45,7 +45,7 @@ export interface FunctionEnv {
   readonly exactlyOnceSource: boolean;
   /**
    * `SOURCE_IDLE_BACKOFF_MAX_SECONDS` (whole seconds, default 600, 0 = off): the most the idle
-   * back-off may add to an idle source task's dispatch latency (shared/runtime/source/idle-backoff.ts).
+   * back-off may add to an idle source task's dispatch latency (shared/runtime/task/idle-backoff.ts).
    */
   readonly sourceIdleBackoffMaxMs: number;
   /** The enumerator function the REST API nudges after each write; unset: no nudges. */

@@ -20,11 +20,11 @@ import { LOGGERS } from '../../shared/ports/logger.js';
 import type { MetricsSink } from '../../shared/ports/metrics.js';
 import type { PriceTable } from '../../shared/runtime/metering/prices.js';
 import { UsageScopes } from '../../shared/runtime/metering/usage-scopes.js';
+import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-runtime-types.js';
 import {
   DEFAULT_IDLE_BACKOFF,
   type IdleBackoffSettings,
-} from '../../shared/runtime/source/idle-backoff.js';
-import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-runtime-types.js';
+} from '../../shared/runtime/task/idle-backoff.js';
 
 /**
  * The local runtime's composition root: its options → the local adapters (dynalite's DynamoDB

@@ -42,7 +42,7 @@ export interface Lease extends LeaseFence, TaskRef {
  * What a source invocation that delivered no record leaves on its task when it releases the
  * lease: how many invocations in a row were idle, under which connector config version and task
  * generation. The enumerator defers the task's next scheduled dispatch by it (the idle back-off,
- * shared/runtime/source/idle-backoff.ts); an invocation that delivered records releases without
+ * shared/runtime/task/idle-backoff.ts); an invocation that delivered records releases without
  * one, which clears it.
  */
 export interface IdleRelease {

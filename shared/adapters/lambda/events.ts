@@ -25,7 +25,8 @@ export function parseSourceTaskEvent(event: unknown): SourceTaskEvent {
     (e.task as number) >= 0 &&
     Number.isInteger(e.generation) &&
     (e.generation as number) >= 0 &&
-    (e.idleStreak === undefined || (Number.isInteger(e.idleStreak) && (e.idleStreak as number) >= 0));
+    (e.idleStreak === undefined ||
+      (Number.isInteger(e.idleStreak) && (e.idleStreak as number) >= 0));
   if (!ok) {
     throw new ConfigError(
       'A source-task event needs {"connector": <name>, "task": <int >= 0>, "generation": <int >= 0>} and optionally "idleStreak": <int >= 0>',

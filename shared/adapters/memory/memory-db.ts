@@ -1,12 +1,12 @@
 import type { ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { LoggerLevel, PendingRestart } from '../../ports/connector-meta-store.js';
+import type { IdleStreak } from '../../ports/lease-store.js';
 import type {
   CommittedSourceOffsets,
   OffsetsTopicWatermark,
   PendingSourceOffsets,
   SinkOffset,
 } from '../../ports/offset-store.js';
-import type { IdleStreak } from '../../ports/lease-store.js';
 import type { Status, TaskStatus } from '../../ports/status-store.js';
 
 /** A task's record: lease, epoch, status and source offsets (one DynamoDB item `TASK#n`). */

@@ -7,7 +7,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { ConnectorState, TaskState } from '../../ports/status-store.js';
 import type { UsageAttribution } from '../metering/usage-scopes.js';
-import { DEFAULT_IDLE_BACKOFF, type IdleBackoffSettings } from '../source/idle-backoff.js';
+import { DEFAULT_IDLE_BACKOFF, type IdleBackoffSettings } from '../task/idle-backoff.js';
 import type { PartitionDiscovery } from './partition-discovery.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingDefaults } from './sink-mappings.js';
 
@@ -23,7 +23,7 @@ export interface EnumeratorSettings {
   readonly transactionalIdPrefix: string;
   /**
    * The scheduled dispatch of idle source tasks (`SOURCE_IDLE_BACKOFF_MAX_SECONDS`):
-   * source/idle-backoff.ts.
+   * task/idle-backoff.ts.
    */
   readonly idleBackoff: IdleBackoffSettings;
 }

@@ -3,8 +3,8 @@
  * asynchronous invocation per task that may run now.
  */
 import type { ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
-import { idleDispatch } from '../source/idle-backoff.js';
 import { mapLimit } from '../task/concurrency.js';
+import { idleDispatch } from '../task/idle-backoff.js';
 import type { EnumeratorDeps } from './enumerator-types.js';
 
 /** What a dispatch round did: the tasks invoked and the ones left to their idle back-off. */

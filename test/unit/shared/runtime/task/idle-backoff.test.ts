@@ -4,7 +4,7 @@ import {
   type IdleDispatchInput,
   idleDeferralMs,
   idleDispatch,
-} from '../../../../../shared/runtime/source/idle-backoff.js';
+} from '../../../../../shared/runtime/task/idle-backoff.js';
 
 const MINUTE = 60_000;
 const settings = { baseMs: MINUTE, maxMs: 10 * MINUTE };

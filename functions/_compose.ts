@@ -25,6 +25,7 @@ import type {
 } from '../shared/ports/dispatch.js';
 import { UsageScopes } from '../shared/runtime/metering/usage-scopes.js';
 import { sinkFunctionAlias } from '../shared/runtime/sink/function-alias.js';
+import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/task/idle-backoff.js';
 import { type FunctionEnv, readEnv } from './_env.js';
 import { pluginModules } from './_plugins.js';
 
@@ -136,6 +137,9 @@ export function compose(env: FunctionEnv = readEnv()): Composition {
       commit: env.buildCommit,
       rootLogLevel: env.logLevel.toUpperCase(),
       prices: env.prices,
+      enumerator: {
+        idleBackoff: { ...DEFAULT_IDLE_BACKOFF, maxMs: env.sourceIdleBackoffMaxMs },
+      },
     },
   );
   return {

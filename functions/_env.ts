@@ -7,6 +7,7 @@ import {
 import type { KafkaAuthSettings, ScramMechanism } from '../shared/adapters/kafkajs/auth.js';
 import { ConfigError } from '../shared/connect/errors.js';
 import { type PriceTable, priceTableOf } from '../shared/runtime/metering/prices.js';
+import { DEFAULT_IDLE_BACKOFF } from '../shared/runtime/task/idle-backoff.js';
 
 /** The environment every function reads, typed. Set by the CDK app, or by the local runtime. */
 export interface FunctionEnv {
@@ -42,6 +43,11 @@ export interface FunctionEnv {
   readonly metricsPerPartition: boolean;
   /** Kafka Connect's `exactly.once.source.support`: `enabled` (default) or `disabled`. */
   readonly exactlyOnceSource: boolean;
+  /**
+   * `SOURCE_IDLE_BACKOFF_MAX_SECONDS` (whole seconds, default 600, 0 = off): the most the idle
+   * back-off may add to an idle source task's dispatch latency (shared/runtime/task/idle-backoff.ts).
+   */
+  readonly sourceIdleBackoffMaxMs: number;
   /** The enumerator function the REST API nudges after each write; unset: no nudges. */
   readonly enumeratorFunction: string | undefined;
   /** Kafka Connect's active topic tracking settings (KIP-558); see {@link readTopicTracking}. */
@@ -239,17 +245,19 @@ export function readConfigProviderSettings(
   };
 }
 
-/** `LOG_LEVEL_REFRESH_SECONDS`: a whole number of seconds, at least 0 (default 30). */
-function readLogLevelRefreshMs(env: NodeJS.ProcessEnv): number {
-  const value = optional(env, 'LOG_LEVEL_REFRESH_SECONDS');
-  if (value === undefined) return 30_000;
+/** A variable holding a whole number of seconds, at least 0, in ms; `fallbackMs` when unset. */
+export function wholeSecondsMs(env: NodeJS.ProcessEnv, name: string, fallbackMs: number): number {
+  const value = optional(env, name);
+  if (value === undefined) return fallbackMs;
   if (!/^\d+$/.test(value)) {
-    throw new ConfigError(
-      `LOG_LEVEL_REFRESH_SECONDS must be a whole number of seconds (got ${value})`,
-      'LOG_LEVEL_REFRESH_SECONDS',
-    );
+    throw new ConfigError(`${name} must be a whole number of seconds (got ${value})`, name);
   }
   return Number(value) * 1_000;
+}
+
+/** `LOG_LEVEL_REFRESH_SECONDS`: a whole number of seconds, at least 0 (default 30). */
+function readLogLevelRefreshMs(env: NodeJS.ProcessEnv): number {
+  return wholeSecondsMs(env, 'LOG_LEVEL_REFRESH_SECONDS', 30_000);
 }
 
 /** `KAFKA_SSL`: true or false; unset, on exactly when the clients authenticate. */
@@ -286,6 +294,11 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): FunctionEnv {
   const kafkaAuth = readKafkaAuth(env);
   return {
     exactlyOnceSource: eos === 'enabled',
+    sourceIdleBackoffMaxMs: wholeSecondsMs(
+      env,
+      'SOURCE_IDLE_BACKOFF_MAX_SECONDS',
+      DEFAULT_IDLE_BACKOFF.maxMs,
+    ),
     stateTable: required(env, 'STATE_TABLE'),
     kafkaBrokers: required(env, 'KAFKA_BROKERS')
       .split(',')

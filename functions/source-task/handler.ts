@@ -40,7 +40,7 @@ export function sourceTaskHandler(
 ): FunctionHandler<unknown, SourceTaskResult> {
   const run = async (event: unknown, context: Context): Promise<SourceTaskResult> => {
     const { deadline, logger } = invocationOf(context);
-    const { connector, task, generation } = parseSourceTaskEvent(event);
+    const { connector, task, generation, idleStreak } = parseSourceTaskEvent(event);
     addLogContext({ connector, task });
     const { error, ...result } = await runSourceInvocation(services().source, {
       connector,
@@ -49,6 +49,7 @@ export function sourceTaskHandler(
       owner: context.awsRequestId,
       workerId: workerIdOf(context),
       deadline,
+      ...(idleStreak === undefined ? {} : { idleStreak }),
     });
     logger.info('source task invocation ended', {
       connector,

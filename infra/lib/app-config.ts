@@ -35,6 +35,8 @@ export interface AppConfig {
   readonly logRetentionDays: number;
   /** How often the functions re-read the `/admin/loggers` levels (seconds). */
   readonly logLevelRefreshSeconds: number;
+  /** The idle back-off's bound in seconds (context `sourceIdleBackoffMaxSeconds`); 0: off. */
+  readonly sourceIdleBackoffMaxSeconds: number;
   /** Task metrics also per partition (sinks) and per task (sources). */
   readonly perPartitionMetrics: boolean;
   /** Overrides of the metering's prices (context `costPrices`, a JSON object); empty: none. */
@@ -296,6 +298,7 @@ export function readAppConfig(get: ContextReader): AppConfig {
     logLevel: oneOf(get, 'logLevel', ['error', 'warn', 'info', 'debug'] as const, 'info'),
     logRetentionDays: integer(get, 'logRetentionDays', 30),
     logLevelRefreshSeconds: integer(get, 'logLevelRefreshSeconds', 30),
+    sourceIdleBackoffMaxSeconds: integer(get, 'sourceIdleBackoffMaxSeconds', 600),
     perPartitionMetrics: flag(get, 'perPartitionMetrics', false),
     costPrices: costPrices(get),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),

@@ -72,6 +72,18 @@ function configProviderEnvironment(options: ConfigProvidersOptions): Record<stri
   };
 }
 
+/** The enumerator's idle back-off bound, when the options set one. */
+function idleBackoffEnvironment(max: Duration | undefined): Record<string, string> {
+  if (max === undefined) return {};
+  const seconds = max.toSeconds();
+  if (!Number.isInteger(seconds) || seconds < 0) {
+    throw new Error(
+      `ConnectFunctions: sourceIdleBackoffMax must be a whole number of seconds, at least 0 (got ${seconds})`,
+    );
+  }
+  return { SOURCE_IDLE_BACKOFF_MAX_SECONDS: String(seconds) };
+}
+
 /** The functions' metrics namespace, metric dimensions, log level refresh and prices. */
 function observabilityEnvironment(
   scope: Construct,
@@ -121,6 +133,14 @@ export interface FunctionsOptions {
   readonly costPrices?: CostPrices;
   /** Kafka Connect's `exactly.once.source.support` (`EXACTLY_ONCE_SOURCE`). @default true */
   readonly exactlyOnceSource?: boolean;
+  /**
+   * The idle back-off's bound (`SOURCE_IDLE_BACKOFF_MAX_SECONDS`, whole seconds): a source task
+   * whose invocations deliver nothing is dispatched less and less often (1, 2, 4, 8… schedule
+   * periods apart), adding at most this much to the time new records wait for it. Zero turns it
+   * off: every idle task is dispatched by every scheduled run. docs/deploy.md, "Idle sources".
+   * @default Duration.minutes(10)
+   */
+  readonly sourceIdleBackoffMax?: Duration;
   /**
    * Prefix of the source tasks' transactional ids. Give each deployment that
    * shares a Kafka cluster its own.
@@ -270,6 +290,7 @@ export class ConnectFunctions extends Construct {
       ...common,
       environment: {
         ...environment,
+        ...idleBackoffEnvironment(options.sourceIdleBackoffMax),
         SOURCE_TASK_FUNCTION: this.sourceTask.function.functionName,
         SINK_TASK_FUNCTION: this.sinkTask.function.functionName,
         ...kafka.mappingEnvironment(),

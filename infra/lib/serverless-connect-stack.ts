@@ -63,6 +63,7 @@ export class ServerlessConnectStack extends Stack {
         logLevel: config.logLevel,
         logRetention: retention(config.logRetentionDays),
         logLevelRefreshSeconds: config.logLevelRefreshSeconds,
+        sourceIdleBackoffMax: Duration.seconds(config.sourceIdleBackoffMaxSeconds),
         perPartitionMetrics: config.perPartitionMetrics,
         costPrices: config.costPrices,
         enumeratorReservedConcurrency: config.enumeratorReservedConcurrency,

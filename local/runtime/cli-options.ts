@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { readConfigProviderSettings, readTopicTracking } from '../../functions/_env.js';
+import {
+  readConfigProviderSettings,
+  readTopicTracking,
+  wholeSecondsMs,
+} from '../../functions/_env.js';
 import { fromLog4jLevel } from '../../shared/adapters/logging/logger-levels.js';
 import { ConfigError } from '../../shared/connect/errors.js';
 import { priceTableOf } from '../../shared/runtime/metering/prices.js';
@@ -41,6 +45,8 @@ Environment:
                            comma-separated absolute paths (default: all but /proc)
   COST_PRICES              a JSON object overriding prices of GET /connectors/{c}/cost
                            (default: us-east-1 list prices, arm64; docs/deploy.md)
+  SOURCE_IDLE_BACKOFF_MAX_SECONDS  the most the idle back-off adds to an idle source task's
+                           dispatch, its steps being the enumerator interval (default 0: off here)
   TRANSACTIONAL_ID_PREFIX, OFFSETS_TOPIC
 `;
 
@@ -114,6 +120,7 @@ export function parseCliOptions(
       '--dynamodb-endpoint',
     );
   }
+  const idleBackoffMaxMs = wholeSecondsMs(env, 'SOURCE_IDLE_BACKOFF_MAX_SECONDS', 0);
   const prefix = env.TRANSACTIONAL_ID_PREFIX?.trim();
   const offsetsTopic = env.OFFSETS_TOPIC?.trim();
   return {
@@ -130,6 +137,7 @@ export function parseCliOptions(
     ...(s3Port === undefined ? {} : { s3Port }),
     ...(interval === undefined ? {} : { enumeratorIntervalMs: interval }),
     ...(budget === undefined ? {} : { sourceBudgetMs: budget }),
+    ...(idleBackoffMaxMs === 0 ? {} : { sourceIdleBackoffMaxMs: idleBackoffMaxMs }),
     ...(dynamoEndpoint === undefined ? {} : { dynamoEndpoint }),
     ...(prefix ? { transactionalIdPrefix: prefix } : {}),
     ...(offsetsTopic ? { offsetsTopic } : {}),

@@ -21,6 +21,10 @@ import type { MetricsSink } from '../../shared/ports/metrics.js';
 import type { PriceTable } from '../../shared/runtime/metering/prices.js';
 import { UsageScopes } from '../../shared/runtime/metering/usage-scopes.js';
 import type { SourceRuntimeSettings } from '../../shared/runtime/source/source-runtime-types.js';
+import {
+  DEFAULT_IDLE_BACKOFF,
+  type IdleBackoffSettings,
+} from '../../shared/runtime/task/idle-backoff.js';
 
 /**
  * The local runtime's composition root: its options → the local adapters (dynalite's DynamoDB
@@ -54,6 +58,8 @@ export interface LocalCompositionConfig {
   readonly reconcile: ReconcileTrigger;
   /** Source runtime settings to override (tests shorten the idle time). */
   readonly sourceSettings?: Partial<SourceRuntimeSettings>;
+  /** The idle back-off of source-task dispatch. @default off */
+  readonly idleBackoff?: IdleBackoffSettings;
   /** Plugin packages, registered by the engine. @default none */
   readonly pluginModules?: readonly LoadedPluginModule[];
   /** The cost endpoint's prices (`COST_PRICES`). @default DEFAULT_PRICES */
@@ -124,7 +130,10 @@ export function composeLocal(config: LocalCompositionConfig): LocalComposition {
       rootLogLevel: config.logLevel === 'off' ? 'OFF' : config.logLevel.toUpperCase(),
       // A pause, a stop or a local shutdown ends an invocation within a second.
       source: { assignmentCheckMs: 1_000, ...config.sourceSettings },
-      enumerator: { workerId: 'local-enumerator' },
+      enumerator: {
+        workerId: 'local-enumerator',
+        idleBackoff: config.idleBackoff ?? { ...DEFAULT_IDLE_BACKOFF, maxMs: 0 },
+      },
       ...(config.prices === undefined ? {} : { prices: config.prices }),
     },
   );

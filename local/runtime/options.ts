@@ -61,6 +61,13 @@ export interface LocalRuntimeOptions {
   readonly sourceBudgetMs?: number;
   /** Source runtime settings to override (tests shorten the idle time). */
   readonly sourceSettings?: Partial<SourceRuntimeSettings>;
+  /**
+   * The idle back-off's bound (`SOURCE_IDLE_BACKOFF_MAX_SECONDS`), its steps being the
+   * enumerator interval. Off by default here: a local task is dispatched again as soon as its
+   * invocation ends, idle or not, so that local data shows up at once (nothing is billed).
+   * @default 0
+   */
+  readonly sourceIdleBackoffMaxMs?: number;
   /** Level until `/admin/loggers` sets one. @default 'info' */
   readonly logLevel?: LoggerLevelName;
   /** Where JSON log lines go. @default stdout */

@@ -144,6 +144,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       mappings,
       reconcile: { nudge: async (connector) => reconciler?.nudge(connector) },
       ...(o.sourceSettings === undefined ? {} : { sourceSettings: o.sourceSettings }),
+      ...(o.sourceIdleBackoffMaxMs === undefined
+        ? {}
+        : { idleBackoff: { baseMs: o.enumeratorIntervalMs, maxMs: o.sourceIdleBackoffMaxMs } }),
       ...(o.writeLog === undefined ? {} : { writeLog: o.writeLog }),
       ...(o.pluginModules === undefined ? {} : { pluginModules: o.pluginModules }),
       ...(o.prices === undefined ? {} : { prices: o.prices }),

@@ -26,7 +26,8 @@ export function publishTaskCounts(metrics: MetricsSink, reports: readonly Connec
 /**
  * One enumerator run over `scope` (what the enumerator function and the local schedule both
  * call): every connector, the named ones, or the S3 sources reading announced objects. Failures
- * of single connectors are in the reports, not thrown. Publishes the task counts of each
+ * of single connectors are in the reports, not thrown. An S3 notification dispatches the
+ * connectors' tasks whatever their idle back-off. Publishes the task counts of each
  * connector ({@link publishTaskCounts}) and logs one line: `info` when it dispatched, `warn` when
  * a connector failed, else `debug`.
  */
@@ -44,11 +45,17 @@ export async function enumerate(
   const reports =
     names === undefined
       ? await enumerator.reconcileAll()
-      : await Promise.all(names.map((name) => enumerator.reconcile(name)));
+      : await Promise.all(
+          // New data announced for these connectors: their tasks run now, idle or not.
+          names.map((name) =>
+            enumerator.reconcile(name, { immediate: scope.kind === 'created-objects' }),
+          ),
+        );
   publishTaskCounts(engine.metrics, reports);
   const dispatched = reports.reduce((n, r) => n + r.dispatched.length, 0);
+  const deferred = reports.reduce((n, r) => n + (r.deferred?.length ?? 0), 0);
   const failed = reports.filter((r) => r.error !== undefined).map((r) => r.connector);
-  const fields = { trigger: scope.kind, connectors: reports.length, dispatched };
+  const fields = { trigger: scope.kind, connectors: reports.length, dispatched, deferred };
   const log = engine.loggers(LOGGERS.enumerator);
   if (failed.length > 0) log.warn('enumerator run', { ...fields, failed });
   else if (dispatched > 0) log.info('enumerator run', fields);

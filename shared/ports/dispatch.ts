@@ -11,6 +11,11 @@ export interface SourceTaskInvocation {
   readonly task: number;
   /** The generation of the task config the invocation must run (its lease checks it). */
   readonly generation: number;
+  /**
+   * How many invocations of the task in a row delivered no record before this one (the idle
+   * back-off's streak, which the invocation continues when it is idle too). @default 0
+   */
+  readonly idleStreak?: number;
 }
 
 /**

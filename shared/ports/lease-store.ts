@@ -38,6 +38,36 @@ export interface Lease extends LeaseFence, TaskRef {
   readonly expiresAt: number;
 }
 
+/**
+ * What a source invocation that delivered no record leaves on its task when it releases the
+ * lease: how many invocations in a row were idle, under which connector config version and task
+ * generation. The enumerator defers the task's next scheduled dispatch by it (the idle back-off,
+ * shared/runtime/task/idle-backoff.ts); an invocation that delivered records releases without
+ * one, which clears it.
+ */
+export interface IdleRelease {
+  /** Consecutive idle invocations, this one included (>= 1). */
+  readonly count: number;
+  /** The connector config version (`ConnectorRecord.version`) the invocation ran. */
+  readonly version: number;
+  /** The task generation the invocation ran. */
+  readonly generation: number;
+}
+
+/** An idle streak as stored: {@link IdleRelease} and when its last invocation released the task. */
+export interface IdleStreak extends IdleRelease {
+  /** Epoch millis (store clock) of the release. */
+  readonly endedAt: number;
+}
+
+/** What the dispatcher reads of a task before invoking it: one read of the task's lease item. */
+export interface TaskLeaseState {
+  /** The current lease, expired or not. */
+  readonly lease: Lease | undefined;
+  /** The idle streak the last release recorded; cleared by a non-idle release and by a revoke. */
+  readonly idle: IdleStreak | undefined;
+}
+
 export interface AcquireLeaseRequest extends TaskRef {
   /** Unique per invocation; two invocations must never share an owner. */
   readonly owner: string;
@@ -63,6 +93,8 @@ export interface AcquireLeaseRequest extends TaskRef {
  *   a holder whose lease expired may still renew while nobody else took the task.
  * - A released lease keeps its epoch; status and offset writes with its fence are then
  *   rejected, so a task writes its final status before releasing.
+ * - The release records the task's idle streak (or clears it) in the same conditional write;
+ *   `revokeLease` clears it; `acquireLease` and `renewLease` leave it alone.
  */
 export interface LeaseStore {
   /**
@@ -81,14 +113,15 @@ export interface LeaseStore {
   renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
 
   /**
-   * Frees the task for the next invocation (the epoch stays).
+   * Frees the task for the next invocation (the epoch stays). With `idle`, records the task's
+   * idle streak (with the store's time); without, clears any.
    * @throws LeaseFencedError when the caller no longer holds the task.
    */
-  releaseLease(lease: LeaseFence & TaskRef): Promise<void>;
+  releaseLease(lease: LeaseFence & TaskRef, idle?: IdleRelease): Promise<void>;
 
   /**
    * Takes the task away from whoever holds it (a restart, or a task that must stop at once):
-   * the epoch is bumped and the lease freed, so the holder's next lease-fenced write fails with
+   * the epoch is bumped, the lease freed and the idle streak cleared, so the holder's next lease-fenced write fails with
    * `LeaseFencedError` and the next `acquireLease` succeeds at once. Unconditional and
    * idempotent in effect (a free task only gets a higher epoch).
    * @returns the new epoch.
@@ -97,4 +130,7 @@ export interface LeaseStore {
 
   /** The current lease, expired or not; `undefined` when the task is not leased. */
   getLease(ref: TaskRef): Promise<Lease | undefined>;
+
+  /** The lease and the idle streak, in one read (what the enumerator checks before a dispatch). */
+  getLeaseState(ref: TaskRef): Promise<TaskLeaseState>;
 }

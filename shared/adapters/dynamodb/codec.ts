@@ -6,7 +6,7 @@ import type {
   TargetState,
   TaskConfigSet,
 } from '../../ports/config-store.js';
-import type { Lease } from '../../ports/lease-store.js';
+import type { IdleStreak, Lease } from '../../ports/lease-store.js';
 import type {
   CommittedSourceOffsets,
   OffsetRecordPosition,
@@ -36,6 +36,9 @@ import { ATTR, ITEM_FORMAT_VERSION, KEYS, STATE_TABLE } from './table-schema.js'
  *   deletes its v3 item once it is behind, and marks the connector's `TASKS` item v4, so that
  *   code before v4, which would not see the moved offsets, refuses the connector rather than
  *   rewinding it. Other item kinds are the same in v3 and v4.
+ * - Within v4, `TASK#` items gained the optional idle-streak attributes (`idleCount`, `idleAt`,
+ *   `idleVersion`, `idleGeneration`): absent reads as no streak, and code that predates them
+ *   ignores them (it dispatches the task every run, as before), so no new version.
  * Older items are read as they are and upgraded when next rewritten. An item from a newer
  * format than this code knows is refused rather than misread.
  */
@@ -163,6 +166,7 @@ export interface TaskItem {
   readonly task: number;
   readonly epoch: number | undefined;
   readonly lease: Lease | undefined;
+  readonly idle: IdleStreak | undefined;
   readonly status: Omit<TaskStatus, 'connector' | 'task'> | undefined;
   readonly committed: CommittedSourceOffsets | undefined;
   readonly pending: PendingSourceOffsets | undefined;
@@ -178,9 +182,19 @@ export function decodeTaskItem(connector: string, item: Item): TaskItem {
   const retryAttempts = optN(item, ATTR.retryAttempts);
   const committedSeq = optN(item, ATTR.committedSeq);
   const pendingSeq = optN(item, ATTR.pendingSeq);
+  const idleCount = optN(item, ATTR.idleCount);
   return {
     task,
     epoch,
+    idle:
+      idleCount === undefined
+        ? undefined
+        : {
+            count: idleCount,
+            endedAt: reqN(item, ATTR.idleAt),
+            version: reqN(item, ATTR.idleVersion),
+            generation: reqN(item, ATTR.idleGeneration),
+          },
     lease:
       owner === undefined
         ? undefined

@@ -8,9 +8,11 @@ import {
 } from '../../ports/errors.js';
 import type {
   AcquireLeaseRequest,
+  IdleRelease,
   Lease,
   LeaseFence,
   LeaseStore,
+  TaskLeaseState,
   TaskRef,
 } from '../../ports/lease-store.js';
 import { num, str } from './attributes.js';
@@ -24,6 +26,11 @@ import {
 import { LEASE_FENCE_CONDITION, leaseFenceValues, throwLeaseFenced } from './lease-fence.js';
 import type { DynamoTable } from './table.js';
 import { ATTR, KEYS } from './table-schema.js';
+
+/** The idle streak's attributes, removed together. */
+const IDLE_ATTRS = [ATTR.idleCount, ATTR.idleAt, ATTR.idleVersion, ATTR.idleGeneration]
+  .map((a) => `#${a}`)
+  .join(', ');
 
 /** LeaseStore over the `TASK#n` items (checks read `CONNECTOR` and `TASKS`). */
 export class DynamoDbLeaseStore implements LeaseStore {
@@ -95,14 +102,27 @@ export class DynamoDbLeaseStore implements LeaseStore {
     return { ...lease, expiresAt };
   }
 
-  async releaseLease(lease: LeaseFence & TaskRef): Promise<void> {
+  async releaseLease(lease: LeaseFence & TaskRef, idle?: IdleRelease): Promise<void> {
+    const freed = `#${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`;
     const result = await this.#table.update(
       connectorKey(lease.connector, KEYS.taskSk(lease.task)),
-      {
-        update: `REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`,
-        condition: LEASE_FENCE_CONDITION,
-        values: leaseFenceValues(lease),
-      },
+      idle === undefined
+        ? {
+            update: `REMOVE ${freed}, ${IDLE_ATTRS}`,
+            condition: LEASE_FENCE_CONDITION,
+            values: leaseFenceValues(lease),
+          }
+        : {
+            update: `SET #${ATTR.idleCount} = :idleCount, #${ATTR.idleAt} = :idleAt, #${ATTR.idleVersion} = :idleVersion, #${ATTR.idleGeneration} = :idleGeneration REMOVE ${freed}`,
+            condition: LEASE_FENCE_CONDITION,
+            values: {
+              ...leaseFenceValues(lease),
+              ':idleCount': num(idle.count),
+              ':idleAt': num(this.#clock.now()),
+              ':idleVersion': num(idle.version),
+              ':idleGeneration': num(idle.generation),
+            },
+          },
       `release the lease of ${lease.connector}-${lease.task}`,
     );
     if (!result.ok) throwLeaseFenced(lease, lease, result);
@@ -112,7 +132,7 @@ export class DynamoDbLeaseStore implements LeaseStore {
     const result = await this.#table.update(
       connectorKey(ref.connector, KEYS.taskSk(ref.task)),
       {
-        update: `SET #${ATTR.task} = :task, #${ATTR.formatVersion} = :v, #${ATTR.epoch} = if_not_exists(#${ATTR.epoch}, :zero) + :one REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}`,
+        update: `SET #${ATTR.task} = :task, #${ATTR.formatVersion} = :v, #${ATTR.epoch} = if_not_exists(#${ATTR.epoch}, :zero) + :one REMOVE #${ATTR.owner}, #${ATTR.expiresAt}, #${ATTR.leaseGeneration}, ${IDLE_ATTRS}`,
         values: { ':task': num(ref.task), ':v': versionAttr(), ':zero': num(0), ':one': num(1) },
       },
       `revoke the lease of ${ref.connector}-${ref.task}`,
@@ -126,5 +146,15 @@ export class DynamoDbLeaseStore implements LeaseStore {
       `get the lease of ${ref.connector}-${ref.task}`,
     );
     return item === undefined ? undefined : decodeTaskItem(ref.connector, item).lease;
+  }
+
+  async getLeaseState(ref: TaskRef): Promise<TaskLeaseState> {
+    const item = await this.#table.get(
+      connectorKey(ref.connector, KEYS.taskSk(ref.task)),
+      `get the lease of ${ref.connector}-${ref.task}`,
+    );
+    if (item === undefined) return { lease: undefined, idle: undefined };
+    const { lease, idle } = decodeTaskItem(ref.connector, item);
+    return { lease, idle };
   }
 }

@@ -9,7 +9,8 @@
  * |--------------------------------|-----------------------------------------------------------|
  * | `CONNECTOR`                    | config map, version, target state (+ list index keys)     |
  * | `TASKS`                        | all task configs with per-task generations, set version   |
- * | `TASK#<n, 6 digits>`           | lease (owner, expiry, generation), epoch, task status,    |
+ * | `TASK#<n, 6 digits>`           | lease (owner, expiry, generation), epoch, idle streak,    |
+ * |                                | task status,                                              |
  * |                                | source offsets (committed and pending)                    |
  * | `TASK#ADMIN`                   | source offsets altered or reset through the REST API, as  |
  * |                                | committed offsets of task -1 (`task` attribute = -1)      |
@@ -112,6 +113,11 @@ export const ATTR = {
   owner: 'owner',
   expiresAt: 'expiresAt',
   leaseGeneration: 'leaseGeneration',
+  /** A source task's idle streak (IdleStreak): written by the lease release, cleared by revoke. */
+  idleCount: 'idleCount',
+  idleAt: 'idleAt',
+  idleVersion: 'idleVersion',
+  idleGeneration: 'idleGeneration',
   state: 'state',
   workerId: 'workerId',
   trace: 'trace',

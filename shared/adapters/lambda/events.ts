@@ -11,6 +11,8 @@ export interface SourceTaskEvent {
   readonly connector: string;
   readonly task: number;
   readonly generation: number;
+  /** The idle streak the invocation continues (SourceTaskInvocation.idleStreak). @default 0 */
+  readonly idleStreak?: number;
 }
 
 /** @throws ConfigError naming the expected shape. */
@@ -22,16 +24,21 @@ export function parseSourceTaskEvent(event: unknown): SourceTaskEvent {
     Number.isInteger(e.task) &&
     (e.task as number) >= 0 &&
     Number.isInteger(e.generation) &&
-    (e.generation as number) >= 0;
+    (e.generation as number) >= 0 &&
+    (e.idleStreak === undefined ||
+      (Number.isInteger(e.idleStreak) && (e.idleStreak as number) >= 0));
   if (!ok) {
     throw new ConfigError(
-      'A source-task event needs {"connector": <name>, "task": <int >= 0>, "generation": <int >= 0>}',
+      'A source-task event needs {"connector": <name>, "task": <int >= 0>, "generation": <int >= 0>} and optionally "idleStreak": <int >= 0>',
     );
   }
   return {
     connector: e.connector as string,
     task: e.task as number,
     generation: e.generation as number,
+    ...(e.idleStreak === undefined || e.idleStreak === 0
+      ? {}
+      : { idleStreak: e.idleStreak as number }),
   };
 }
 

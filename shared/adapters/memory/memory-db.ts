@@ -1,5 +1,6 @@
 import type { ConnectorRecord, TaskConfigSet } from '../../ports/config-store.js';
 import type { LoggerLevel, PendingRestart } from '../../ports/connector-meta-store.js';
+import type { IdleStreak } from '../../ports/lease-store.js';
 import type {
   CommittedSourceOffsets,
   OffsetsTopicWatermark,
@@ -12,6 +13,8 @@ import type { Status, TaskStatus } from '../../ports/status-store.js';
 export interface TaskRecord {
   epoch?: number;
   lease?: { owner: string; expiresAt: number; generation: number };
+  /** The idle streak the last lease release recorded. */
+  idle?: IdleStreak;
   status?: Omit<TaskStatus, 'connector' | 'task'>;
   committed?: CommittedSourceOffsets;
   pending?: PendingSourceOffsets;

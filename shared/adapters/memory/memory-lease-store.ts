@@ -8,9 +8,11 @@ import {
 } from '../../ports/errors.js';
 import type {
   AcquireLeaseRequest,
+  IdleRelease,
   Lease,
   LeaseFence,
   LeaseStore,
+  TaskLeaseState,
   TaskRef,
 } from '../../ports/lease-store.js';
 import { assertLeaseFence } from './lease-fence.js';
@@ -59,17 +61,19 @@ export class MemoryLeaseStore implements LeaseStore {
     return { ...lease, expiresAt };
   }
 
-  async releaseLease(lease: LeaseFence & TaskRef): Promise<void> {
+  async releaseLease(lease: LeaseFence & TaskRef, idle?: IdleRelease): Promise<void> {
     const record = this.#db.peek(lease.connector)?.taskRecords.get(lease.task);
     assertLeaseFence(record, lease.connector, lease.task, lease);
     delete record.lease;
+    if (idle === undefined) delete record.idle;
+    else record.idle = { ...idle, endedAt: this.#clock.now() };
   }
 
   async revokeLease(ref: TaskRef): Promise<number> {
     const records = this.#db.items(ref.connector).taskRecords;
     const record: TaskRecord = records.get(ref.task) ?? {};
     const epoch = (record.epoch ?? 0) + 1;
-    const { lease: _revoked, ...rest } = record;
+    const { lease: _revoked, idle: _cleared, ...rest } = record;
     records.set(ref.task, { ...rest, epoch });
     return epoch;
   }
@@ -79,5 +83,10 @@ export class MemoryLeaseStore implements LeaseStore {
     const lease = record?.lease;
     if (record === undefined || lease === undefined) return undefined;
     return { ...ref, ...lease, epoch: record.epoch ?? 0 };
+  }
+
+  async getLeaseState(ref: TaskRef): Promise<TaskLeaseState> {
+    const idle = this.#db.peek(ref.connector)?.taskRecords.get(ref.task)?.idle;
+    return { lease: await this.getLease(ref), idle: idle === undefined ? undefined : { ...idle } };
   }
 }

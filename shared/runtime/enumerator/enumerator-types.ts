@@ -7,6 +7,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { StateStore } from '../../ports/state-store.js';
 import type { ConnectorState, TaskState } from '../../ports/status-store.js';
 import type { UsageAttribution } from '../metering/usage-scopes.js';
+import { DEFAULT_IDLE_BACKOFF, type IdleBackoffSettings } from '../task/idle-backoff.js';
 import type { PartitionDiscovery } from './partition-discovery.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingDefaults } from './sink-mappings.js';
 
@@ -20,6 +21,11 @@ export interface EnumeratorSettings {
   readonly mappings: MappingDefaults;
   /** The source tasks' transactional id prefix (TRANSACTIONAL_ID_PREFIX). */
   readonly transactionalIdPrefix: string;
+  /**
+   * The scheduled dispatch of idle source tasks (`SOURCE_IDLE_BACKOFF_MAX_SECONDS`):
+   * task/idle-backoff.ts.
+   */
+  readonly idleBackoff: IdleBackoffSettings;
 }
 
 export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
@@ -28,6 +34,7 @@ export const DEFAULT_ENUMERATOR_SETTINGS: EnumeratorSettings = {
   connectorConcurrency: 4,
   mappings: DEFAULT_MAPPING_SETTINGS,
   transactionalIdPrefix: 'serverless-connect',
+  idleBackoff: DEFAULT_IDLE_BACKOFF,
 };
 
 export interface EnumeratorDeps {
@@ -51,6 +58,15 @@ export interface EnumeratorDeps {
   readonly usage?: UsageAttribution;
 }
 
+/** Why a connector is reconciled, when that changes what the run does. */
+export interface ReconcileOptions {
+  /**
+   * The run answers an event for the connector (an S3 notification of new data): its source
+   * tasks are dispatched whatever their idle back-off. @default false
+   */
+  readonly immediate?: boolean;
+}
+
 /** What one run did for one connector. */
 export interface ConnectorReport {
   readonly connector: string;
@@ -60,6 +76,8 @@ export interface ConnectorReport {
   readonly tasks: number;
   /** Source tasks invoked by this run. */
   readonly dispatched: readonly number[];
+  /** Source tasks this run left alone because their idle back-off has not passed. */
+  readonly deferred?: readonly number[];
   readonly mappings?: {
     readonly created: number;
     readonly updated: number;

@@ -20,10 +20,12 @@ import {
   DEFAULT_ENUMERATOR_SETTINGS,
   type EnumeratorDeps,
   type EnumeratorSettings,
+  type ReconcileOptions,
 } from './enumerator-types.js';
 import { realignMappingGroup } from './mapping-rewind.js';
 import { PartitionDiscovery, startingPositions, stoppingOffsets } from './partition-discovery.js';
 import { syncMappings } from './sink-mappings.js';
+import { dispatchSourceTasks } from './source-dispatch.js';
 import {
   boundedFinished,
   generateTaskConfigs,
@@ -90,14 +92,14 @@ export class Enumerator {
   }
 
   /**
-   * Reconciles one connector (after a nudge, or as part of `reconcileAll`), metered as work for
-   * that connector.
+   * Reconciles one connector (after a nudge or an event, or as part of `reconcileAll`), metered
+   * as work for that connector.
    */
-  async reconcile(name: string): Promise<ConnectorReport> {
+  async reconcile(name: string, options: ReconcileOptions = {}): Promise<ConnectorReport> {
     const work = async (): Promise<ConnectorReport> => {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await this.#reconcileOnce(name);
+          return await this.#reconcileOnce(name, options);
         } catch (error) {
           // The connector changed under this run (a stop, a new config): start over from it.
           if (!(error instanceof ConnectorChangedError) || attempt >= STALE_RETRIES) throw error;
@@ -107,7 +109,7 @@ export class Enumerator {
     return this.deps.usage === undefined ? work() : this.deps.usage.attribute(name, work);
   }
 
-  async #reconcileOnce(name: string): Promise<ConnectorReport> {
+  async #reconcileOnce(name: string, options: ReconcileOptions): Promise<ConnectorReport> {
     const { store } = this.deps;
     const record = await store.configs.getConnector(name);
     if (record === undefined) return this.#deleted(name);
@@ -122,7 +124,7 @@ export class Enumerator {
       taskSet = await fenceZombies(this.deps, name, taskSet, 'source');
       report = await this.#reconcileStopped(record, taskSet);
     } else {
-      report = await this.#reconcileStarted(record, taskSet);
+      report = await this.#reconcileStarted(record, taskSet, options);
     }
     statuses = await store.status.listTaskStatuses(name);
     report = { ...report, taskStates: countStates(statuses) };
@@ -203,6 +205,7 @@ export class Enumerator {
   async #reconcileStarted(
     record: ConnectorRecord,
     current: TaskConfigSet,
+    options: ReconcileOptions,
   ): Promise<ConnectorReport> {
     const { plugins } = this.deps;
     const name = record.name;
@@ -253,8 +256,10 @@ export class Enumerator {
       bounded &&
       boundedFinished(taskSet.tasks, await this.deps.store.offsets.getSinkOffsets(name));
     await this.#reconcileTaskStatuses(name, taskSet, kind, paused, finished);
-    const dispatched =
-      kind === 'source' && !paused ? await this.#dispatchSourceTasks(name, taskSet) : [];
+    const { dispatched, deferred } =
+      kind === 'source' && !paused
+        ? await dispatchSourceTasks(this.deps, record, taskSet, options.immediate === true)
+        : { dispatched: [], deferred: [] };
     const mappings =
       kind === 'sink'
         ? await syncMappings(
@@ -279,6 +284,7 @@ export class Enumerator {
       taskConfigVersion: taskSet.version,
       tasks: taskSet.tasks.length,
       dispatched,
+      ...(deferred.length === 0 ? {} : { deferred }),
       ...(mappings === undefined ? {} : { mappings }),
       ...(failure === undefined ? {} : { error: String(failure) }),
     };
@@ -365,30 +371,6 @@ export class Enumerator {
     });
   }
 
-  /** Invokes every source task that is not FAILED and not held by a live invocation. */
-  async #dispatchSourceTasks(name: string, taskSet: TaskConfigSet): Promise<number[]> {
-    const { store, invoker, clock, settings } = this.deps;
-    // Tasks still to be fenced: nothing starts until a run completes the zombie-fencing round.
-    if ((taskSet.fencing ?? []).length > 0) return [];
-    const failed = new Set(
-      (await store.status.listTaskStatuses(name))
-        .filter((s) => s.state === 'FAILED')
-        .map((s) => s.task),
-    );
-    const now = clock.now();
-    const dispatched = await mapLimit(
-      taskSet.tasks.filter((t) => !failed.has(t.task)),
-      settings.dispatchConcurrency,
-      async ({ task, generation }) => {
-        const lease = await store.leases.getLease({ connector: name, task });
-        if (lease !== undefined && lease.expiresAt > now) return undefined;
-        await invoker.invoke({ connector: name, task, generation });
-        return task;
-      },
-    );
-    return dispatched.filter((t): t is number => t !== undefined);
-  }
-
   async #putConnectorState(name: string, state: ConnectorState, trace?: string): Promise<void> {
     const { store, settings } = this.deps;
     const current = await store.status.getConnectorStatus(name);
@@ -407,4 +389,5 @@ export {
   type EnumeratorDeps,
   type EnumeratorSettings,
   PartitionDiscovery,
+  type ReconcileOptions,
 };

@@ -113,6 +113,11 @@ export interface SourceInvocation {
   readonly workerId: string;
   /** Absolute time (ms, on the injected clock) by which the invocation must have returned. */
   readonly deadline: number;
+  /**
+   * Idle invocations of the task in a row before this one, as the dispatcher saw them; an idle
+   * invocation releases its lease with one more (idle-backoff.ts). @default 0
+   */
+  readonly idleStreak?: number;
 }
 
 export type SourceRunOutcome =

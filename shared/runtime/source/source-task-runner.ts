@@ -5,7 +5,7 @@ import { type SourceConnector, SourceTask } from '../../connect/source.js';
 import { LeaseHeldError, StaleGenerationError, TargetNotRunningError } from '../../ports/errors.js';
 import type { ProducerTransaction } from '../../ports/kafka.js';
 import { TransactionOutcomeUnknownError } from '../../ports/kafka-errors.js';
-import type { Lease } from '../../ports/lease-store.js';
+import type { IdleRelease, Lease } from '../../ports/lease-store.js';
 import type { SourceRecordPipeline } from '../pipeline/source-pipeline.js';
 import { PluginGauges } from '../task/plugin-gauges.js';
 import { producerOptionsOf } from '../task/producer-overrides.js';
@@ -338,7 +338,16 @@ class SourceSession {
           this.lease,
         );
       }
-      await this.#release();
+      // Nothing polled: the release records the idle streak the next dispatch is deferred by.
+      await this.#release(
+        this.#metrics.polled > 0
+          ? undefined
+          : {
+              count: (invocation.idleStreak ?? 0) + 1,
+              version: connectorRecord.version,
+              generation: invocation.generation,
+            },
+      );
       if (this.#reconciledAt !== undefined) {
         deps.offsetsTopicReconciler?.ended(ref, {
           generation: invocation.generation,
@@ -385,8 +394,8 @@ class SourceSession {
     if (task) await task.stop();
   }
 
-  async #release(): Promise<void> {
-    await this.deps.store.leases.releaseLease(this.lease);
+  async #release(idle?: IdleRelease): Promise<void> {
+    await this.deps.store.leases.releaseLease(this.lease, idle);
   }
 
   async #fail(error: unknown): Promise<SourceRunResult> {

@@ -199,5 +199,51 @@ export function leaseContract(factory: StateStoreFactory): void {
       expect(epoch).toBe(lease.epoch + 1);
       expect(await store.leases.getLease({ connector: 'c', task: 0 })).toBeUndefined();
     });
+
+    it('records the idle streak with the release, under the fence, and reads it with the lease', async () => {
+      // Prepare
+      const { store, clock } = await factory();
+      const lease = await leasedTask(store, 'c', 'idle');
+      const idle = { count: 3, version: 1, generation: 1 };
+      // Act
+      await store.leases.releaseLease(lease, idle);
+      const state = await store.leases.getLeaseState({ connector: 'c', task: 0 });
+      // Assess
+      expect(state).toEqual({ lease: undefined, idle: { ...idle, endedAt: clock.now() } });
+      await expect(store.leases.releaseLease(lease, idle)).rejects.toBeInstanceOf(LeaseFencedError);
+    });
+
+    it('keeps the idle streak through the next acquire, and clears it with a release that delivered', async () => {
+      const { store } = await factory();
+      const first = await leasedTask(store, 'c', 'first');
+      await store.leases.releaseLease(first, { count: 1, version: 1, generation: 1 });
+      const second = await store.leases.acquireLease({
+        connector: 'c',
+        task: 0,
+        owner: 'second',
+        generation: 1,
+        ttlMs: TTL_MS,
+      });
+
+      const whileHeld = await store.leases.getLeaseState({ connector: 'c', task: 0 });
+      await store.leases.releaseLease(second);
+      const after = await store.leases.getLeaseState({ connector: 'c', task: 0 });
+
+      expect(whileHeld).toMatchObject({ lease: second, idle: { count: 1 } });
+      expect(after).toEqual({ lease: undefined, idle: undefined });
+    });
+
+    it('clears the idle streak when the lease is revoked (a restart)', async () => {
+      const { store } = await factory();
+      const lease = await leasedTask(store, 'c', 'idle');
+      await store.leases.releaseLease(lease, { count: 4, version: 1, generation: 1 });
+
+      await store.leases.revokeLease({ connector: 'c', task: 0 });
+
+      expect(await store.leases.getLeaseState({ connector: 'c', task: 0 })).toEqual({
+        lease: undefined,
+        idle: undefined,
+      });
+    });
   });
 }

@@ -116,6 +116,18 @@ describe('readEnv', () => {
   });
 });
 
+describe('readEnv idle back-off', () => {
+  it('bounds the idle back-off at 10 minutes unless SOURCE_IDLE_BACKOFF_MAX_SECONDS says otherwise', () => {
+    expect(readEnv(base).sourceIdleBackoffMaxMs).toBe(600_000);
+    expect(readEnv({ ...base, SOURCE_IDLE_BACKOFF_MAX_SECONDS: '0' }).sourceIdleBackoffMaxMs).toBe(
+      0,
+    );
+    expect(() => readEnv({ ...base, SOURCE_IDLE_BACKOFF_MAX_SECONDS: '1.5' })).toThrow(
+      /SOURCE_IDLE_BACKOFF_MAX_SECONDS must be a whole number of seconds/,
+    );
+  });
+});
+
 describe('readEnv metrics and log level settings', () => {
   it('defaults to the bare namespace, per-connector metrics and a 30 s log level refresh', () => {
     expect(readEnv(base)).toMatchObject({

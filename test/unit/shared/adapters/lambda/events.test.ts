@@ -66,4 +66,12 @@ describe('Lambda events', () => {
     );
     expect(() => parseSourceTaskEvent(undefined)).toThrow(/"connector": <name>/);
   });
+
+  it('reads the idle streak a dispatch continues, and refuses a negative one', () => {
+    const event = { connector: 'orders', task: 0, generation: 3 };
+
+    expect(parseSourceTaskEvent({ ...event, idleStreak: 4 })).toEqual({ ...event, idleStreak: 4 });
+    expect(parseSourceTaskEvent({ ...event, idleStreak: 0 })).toEqual(event);
+    expect(() => parseSourceTaskEvent({ ...event, idleStreak: -1 })).toThrow(ConfigError);
+  });
 });

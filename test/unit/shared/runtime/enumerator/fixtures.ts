@@ -7,6 +7,7 @@ import {
   DEFAULT_ENGINE_SETTINGS,
   type Engine,
   type EnginePorts,
+  type EngineSettings,
 } from '../../../../../shared/engine/engine.js';
 import type { SourceTaskInvocation } from '../../../../../shared/ports/dispatch.js';
 import type {
@@ -162,6 +163,8 @@ export function harness(
   options: {
     providers?: Readonly<Record<string, ConfigProviderResolver>>;
     cluster?: FakeCluster;
+    /** Engine settings over the defaults. */
+    settings?: Partial<EngineSettings>;
   } & Pick<EnginePorts, 'loggers'> = {},
 ): Harness {
   let now = 1_000_000;
@@ -189,7 +192,8 @@ export function harness(
     ...(options.loggers === undefined ? {} : { loggers: options.loggers }),
     ...(options.providers === undefined ? {} : { configProviders: options.providers }),
   };
-  const engine = createEngine(ports, DEFAULT_ENGINE_SETTINGS);
+  const settings = { ...DEFAULT_ENGINE_SETTINGS, ...options.settings };
+  const engine = createEngine(ports, settings);
   return {
     enumerator: engine.enumerator,
     engine,
@@ -200,8 +204,7 @@ export function harness(
     mappings,
     fenced: kafka.fenced,
     clock,
-    another: (changed = {}) =>
-      createEngine({ ...ports, ...changed }, DEFAULT_ENGINE_SETTINGS).enumerator,
+    another: (changed = {}) => createEngine({ ...ports, ...changed }, settings).enumerator,
   };
 }
 

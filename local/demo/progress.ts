@@ -1,4 +1,5 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { ConnectorCostDto } from '../../shared/control-plane/cost-report.js';
 import type { DemoS3 } from './demo-setup.js';
 
 /** A JSON client of the REST API. */
@@ -47,6 +48,27 @@ async function committed(rest: Rest, name: string): Promise<number> {
   const { body } = await rest('GET', `/connectors/${encodeURIComponent(name)}/offsets`);
   const offsets = (body as { offsets?: { offset?: { seq?: number } | null }[] })?.offsets ?? [];
   return offsets.reduce((n, o) => n + Number(o.offset?.seq ?? 0), 0);
+}
+
+/** What a connector has cost so far (`GET /connectors/{c}/cost`, month to date). */
+export interface CostView {
+  readonly dollars: number;
+  /** `null` until a record moved. */
+  readonly perMillionRecords: number | null;
+  /** MSK Connect over the same hours (one MCU worker at least). */
+  readonly mskConnectDollars: number;
+}
+
+async function costOf(rest: Rest, name: string): Promise<CostView | undefined> {
+  const { status, body } = await rest('GET', `/connectors/${encodeURIComponent(name)}/cost`);
+  if (status !== 200) return undefined;
+  const window = (body as Partial<ConnectorCostDto>).month_to_date;
+  if (window === undefined) return undefined;
+  return {
+    dollars: window.total_dollars,
+    perMillionRecords: window.dollars_per_million_records,
+    mskConnectDollars: window.msk_connect.dollars,
+  };
 }
 
 /**
@@ -119,6 +141,8 @@ export interface Snapshot {
   readonly committed: number;
   readonly sunk: number;
   readonly objects: number;
+  readonly sourceCost: CostView | undefined;
+  readonly sinkCost: CostView | undefined;
 }
 
 export async function snapshot(
@@ -126,11 +150,13 @@ export async function snapshot(
   names: { readonly source: string; readonly sink: string },
   objects: ObjectLineCounter,
 ): Promise<Snapshot> {
-  const [source, sink, done, stored] = await Promise.all([
+  const [source, sink, done, stored, sourceCost, sinkCost] = await Promise.all([
     view(rest, names.source),
     view(rest, names.sink),
     committed(rest, names.source),
     objects.count(),
+    costOf(rest, names.source),
+    costOf(rest, names.sink),
   ]);
   return {
     at: Date.now(),
@@ -139,6 +165,8 @@ export async function snapshot(
     committed: done,
     sunk: stored.records,
     objects: stored.objects,
+    sourceCost,
+    sinkCost,
   };
 }
 
@@ -159,6 +187,21 @@ function clock(ms: number): string {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** Dollars with three significant digits (the demo's costs are fractions of a cent). */
+function dollars(value: number): string {
+  return `$${value === 0 ? '0' : value.toPrecision(3)}`;
+}
+
+/** A connector's cost line: what it cost so far, per million records, and MSK Connect's. */
+export function costLine(cost: CostView | undefined): string {
+  if (cost === undefined) return 'cost                    not metered yet';
+  const perMillion =
+    cost.perMillionRecords === null
+      ? 'no record metered yet: an invocation is metered when it ends'
+      : `${dollars(cost.perMillionRecords)} per million records`;
+  return `cost so far             ${dollars(cost.dollars).padStart(12)}  (${perMillion}; MSK Connect for the same hours: ${dollars(cost.mskConnectDollars)})`;
+}
+
 /** The lines of one frame. */
 export function render(
   now: Snapshot,
@@ -175,5 +218,7 @@ export function render(
     `  orders-s3  S3 sink → ${context.where}   ${now.sink.state.padEnd(10)} ${tasks(now.sink)}`,
     `             sunk to S3              ${number.format(now.sunk).padStart(12)} records  ${rate(now.sunk, before?.sunk, ms)}  (${number.format(now.objects)} ${now.objects === 1 ? 'object' : 'objects'})`,
     `             lag                     ${number.format(lag).padStart(12)} records  (committed, not yet in S3)`,
+    `  orders     ${costLine(now.sourceCost)}`,
+    `  orders-s3  ${costLine(now.sinkCost)}`,
   ];
 }

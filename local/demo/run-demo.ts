@@ -202,6 +202,9 @@ export async function runDemo(argv: readonly string[]): Promise<number> {
     }
     out.write(`The source is paused. Status: curl -s ${options.url}/connectors/${SOURCE}/status\n`);
     out.write(`Resume it:  curl -s -X PUT ${options.url}/connectors/${SOURCE}/resume\n`);
+    out.write(
+      `What each cost (our extension, per resource line): curl -s ${options.url}/connectors/${SOURCE}/cost\n`,
+    );
     if (runtime !== undefined) {
       out.write(
         `(The runtime ran inside the demo and stops now; its logs are in ${shownPath(logFile ?? '')}. Run \`npm start\` to use the curl lines.)\n`,

@@ -18,6 +18,8 @@ const SECRET_KEY_ENDINGS = [
   'ssl.keystore.key',
   'ssl.keystore.certificate.chain',
   'ssl.truststore.certificates',
+  // A schema registry's `user:password` (Confluent's converters: `value.converter.basic.auth.user.info`).
+  'basic.auth.user.info',
 ];
 
 /**

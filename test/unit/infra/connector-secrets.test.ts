@@ -45,6 +45,11 @@ describe('isSecretKey', () => {
     expect(['connection.password', 'database.password'].filter((k) => !isSecretKey(k))).toEqual([]);
   });
 
+  it("covers a schema registry's credentials under the converter prefixes", () => {
+    const keys = ['value.converter.', 'key.converter.', ''].map((p) => `${p}basic.auth.user.info`);
+    expect(keys.filter((k) => !isSecretKey(k))).toEqual([]);
+  });
+
   it('leaves ordinary keys alone', () => {
     const ordinary = [
       'kafka.topic',

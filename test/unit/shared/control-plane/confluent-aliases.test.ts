@@ -206,14 +206,15 @@ describe("Confluent's class names", () => {
     const res = await call(router, 'PUT', connectorPath('pasted', '/config'), {
       body: {
         ...confluentS3Sink,
-        'format.class': 'io.confluent.connect.s3.format.parquet.ParquetFormat',
+        'schema.compatibility': 'BACKWARD',
       },
     });
 
     // Assess
     expect(res.status).toBe(400);
+    expect(res.body.message).toContain('schema.compatibility (a configuration of Confluent');
     expect(res.body.message).toContain(
-      'Invalid value io.confluent.connect.s3.format.parquet.ParquetFormat for configuration format.class: ParquetFormat is not supported by this S3 sink yet',
+      'Avro and Parquet objects rotate whenever the value schema changes',
     );
   });
 });

@@ -4,8 +4,11 @@
  * Avro on Glue's wire format (header version 3, compression byte, the 16-byte schema version
  * id, the Avro binary, zlib-compressed with `compression=ZLIB`), the schemas in a Glue registry.
  *
- * Writing: the Connect schema is mapped to Avro (`AvroData`, as the AvroConverter maps it), the
- * schema named (`schemaName`, or the naming strategy: the topic by default), and its version id
+ * Writing: only Connect structs, as the library (its serializer takes Avro records, enums, fixed
+ * and arrays, and its AvroData hands it records only for structs: anything else fails with
+ * "Unsupported type passed for serialization"). The struct's schema is mapped to Avro (`AvroData`,
+ * as the AvroConverter maps it) without its optionality (the record's own schema is registered and
+ * written, not a union with null), the schema named (`schemaName`, or the naming strategy: the topic by default), and its version id
  * found or registered by the client (`glue-registry-client.ts`). Reading: the version id is read,
  * its definition fetched, the value decoded with the Connect schema of that definition (no
  * registry version in it: Glue's converter sets none).
@@ -33,8 +36,11 @@ import {
   type ReadonlyHeaders,
   type Schema,
   type SchemaAndValue,
+  Struct,
+  schemaEquals,
 } from 'serverless-connect/connect';
 import { type AvroCodec, AvroData } from '../avro/avro-codec.js';
+import { copySchema } from '../avro/schema-copy.js';
 import { conversionError } from '../schema-registry/conversion-error.js';
 import {
   GLUE_AVRO_CONVERTER_CONFIG_DEF,
@@ -69,6 +75,19 @@ interface LastWrite {
   readonly schemaName: string;
 }
 
+/** The Avro binary of `value` (a struct of `write.schema`) as the record `write.codec` writes. */
+function encoded(write: LastWrite, value: unknown): Uint8Array {
+  if (write.codec.connectSchema === write.schema) return write.codec.encode(value);
+  // An optional schema: the value again as a struct of its required copy.
+  if (!(value instanceof Struct)) return write.codec.encode(value);
+  if (value.schema !== write.schema && !schemaEquals(value.schema, write.schema)) {
+    throw new DataError('Mismatching struct schema');
+  }
+  const struct = new Struct(write.codec.connectSchema);
+  for (const field of write.schema.fields) struct.put(field.name, value.get(field.name));
+  return write.codec.encode(struct);
+}
+
 /** The Avro codec reading the values of a version's definition. */
 function readerOf(state: Configured, version: GlueSchemaDefinition): AvroCodec {
   if (version.dataFormat !== 'AVRO') {
@@ -88,6 +107,7 @@ export class GlueAvroConverter implements Converter {
   readonly #clients: GlueRegistryClients;
   #state: Configured | null = null;
   #lastWrite: LastWrite | null = null;
+  readonly #requiredCopies = new WeakMap<Schema, Schema>();
 
   /** @param clients the container's Glue clients (tests bring their own). */
   constructor(clients: GlueRegistryClients = systemGlueRegistryClients()) {
@@ -127,7 +147,12 @@ export class GlueAvroConverter implements Converter {
           if (value === null || value === undefined) return null;
           throw new DataError('Schemaless values are not supported by the Glue Avro converter');
         }
-        const codec = state.avroData.forConnectSchema(schema);
+        const codec = state.avroData.forConnectSchema(this.#required(schema));
+        if (codec.recordName === null) {
+          throw new DataError(
+            `Unsupported type passed for serialization: the Glue Avro converter writes Connect structs (Avro records), not ${schema.type}`,
+          );
+        }
         const schemaName = schemaNameFor(state.settings.naming, topic, codec.recordName);
         write = { schema, topic, codec, schemaName };
       }
@@ -138,7 +163,7 @@ export class GlueAvroConverter implements Converter {
       id = state.client.versionIdFor(write.schemaName, write.codec.schemaText);
       if (typeof id === 'string') {
         this.#lastWrite = write;
-        return glueFrame(id, write.codec.encode(value), state.settings.compression);
+        return glueFrame(id, encoded(write, value), state.settings.compression);
       }
     } catch (error) {
       throw conversionError(SERIALIZE_FAILURE, error);
@@ -168,6 +193,20 @@ export class GlueAvroConverter implements Converter {
     return this.#deserialize(state, version, framed.payload);
   }
 
+  /**
+   * `schema` without its optionality: the library registers and writes the schema of the Avro
+   * record itself (`GenericContainer.getSchema()`), never a union with null.
+   */
+  #required(schema: Schema): Schema {
+    if (!schema.optional) return schema;
+    let required = this.#requiredCopies.get(schema);
+    if (required === undefined) {
+      required = copySchema(schema, { optional: false });
+      this.#requiredCopies.set(schema, required);
+    }
+    return required;
+  }
+
   #configured(): Configured {
     if (this.#state === null) throw new IllegalStateError('GlueAvroConverter is not configured');
     return this.#state;
@@ -182,7 +221,7 @@ export class GlueAvroConverter implements Converter {
     try {
       const id = await pending;
       this.#lastWrite = write;
-      return glueFrame(id, write.codec.encode(value), state.settings.compression);
+      return glueFrame(id, encoded(write, value), state.settings.compression);
     } catch (error) {
       throw conversionError(SERIALIZE_FAILURE, error);
     }

@@ -7,6 +7,7 @@ import type { AnyPluginDescriptor, Converter, HeaderConverter } from 'serverless
 import { AvroConverter } from './avro/avro-converter.js';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
+import { GlueAvroConverter } from './glue/glue-avro-converter.js';
 import { JsonConverter } from './json-converter.js';
 import { JsonSchemaConverter } from './json-schema/json-schema-converter.js';
 import {
@@ -36,6 +37,12 @@ const PROTOBUF_CONVERTER = 'io.confluent.connect.protobuf.ProtobufConverter';
  * `json-schema` resolve to it too.
  */
 export const JSON_SCHEMA_CONVERTER = 'io.confluent.connect.json.JsonSchemaConverter';
+/**
+ * The AWS Glue Schema Registry library's Avro converter; `AWSKafkaAvroConverter` and `glue-avro`
+ * resolve to it too.
+ */
+export const GLUE_AVRO_CONVERTER =
+  'com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -121,6 +128,13 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new JsonSchemaConverter(),
+  },
+  {
+    className: GLUE_AVRO_CONVERTER,
+    aliases: ['glue-avro'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new GlueAvroConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

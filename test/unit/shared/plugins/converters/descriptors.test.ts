@@ -4,6 +4,7 @@ import { AvroConverter } from '../../../../../shared/plugins/converters/avro/avr
 import { BooleanConverter } from '../../../../../shared/plugins/converters/boolean-converter.js';
 import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
 import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
+import { GlueAvroConverter } from '../../../../../shared/plugins/converters/glue/glue-avro-converter.js';
 import { JsonConverter } from '../../../../../shared/plugins/converters/json-converter.js';
 import { JsonSchemaConverter } from '../../../../../shared/plugins/converters/json-schema/json-schema-converter.js';
 import {
@@ -101,6 +102,20 @@ describe('converterDescriptors', () => {
 
     // Assess
     for (const converter of converters) expect(converter).toBeInstanceOf(JsonSchemaConverter);
+    expect(r.has(className, 'header_converter')).toBe(false);
+  });
+
+  it('registers the Glue Avro converter under the AWS library class name, its simple name and glue-avro', () => {
+    // Prepare
+    const r = registry();
+    const className = 'com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter';
+
+    // Act
+    const names = [className, 'AWSKafkaAvroConverter', 'glue-avro'];
+    const converters = names.map((name) => r.resolve(name, 'converter').create());
+
+    // Assess
+    for (const converter of converters) expect(converter).toBeInstanceOf(GlueAvroConverter);
     expect(r.has(className, 'header_converter')).toBe(false);
   });
 });

@@ -3,8 +3,16 @@ import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ConnectFunction } from './connect-function.js';
+import {
+  GLUE_READ_ACTIONS,
+  GLUE_REGISTER_ACTIONS,
+  GLUE_VERSION_ACTIONS,
+  type GlueRegistryUse,
+  glueRegistryUses,
+} from './connector-glue.js';
 import { isSecretKey, secretsManagerSecretIds, secretValueProblem } from './connector-secrets.js';
 import { type ConnectFunctions, DEFAULT_SIZES } from './functions.js';
+import { acknowledgeWildcards } from './iam-wildcards.js';
 import { acknowledgeConnectorResourceFindings } from './serverless-nag.js';
 
 /** What a connector needs of its deployment: a `ServerlessConnect`. */
@@ -54,7 +62,8 @@ export interface ConnectorProps {
  * The function behind every {@link Connector} of one deployment: it turns CloudFormation's
  * requests into REST calls, invoking the api function directly (`lambda:InvokeFunction` on that
  * function only; it needs no network path to the API, nor access to the table or Kafka). It
- * also keeps the deployment's `ConnectorSecrets` statements, the secrets its connectors name.
+ * also keeps the deployment's `ConnectorSecrets` statements, the secrets its connectors name,
+ * and the `ConnectorGlue*` statements of the Glue registries their converters use.
  */
 export class ConnectorResourceProvider extends Construct {
   readonly handler: ConnectFunction;
@@ -68,31 +77,58 @@ export class ConnectorResourceProvider extends Construct {
       : new ConnectorResourceProvider(connect, id, connect);
   }
 
-  /** The `ConnectorSecrets` statement of each function role, and the resources it holds. */
-  readonly #secretReads = new Map<IRole, { statement: PolicyStatement; held: Set<string> }>();
+  /** Each function role's statements by `Sid`, with the resources they hold. */
+  readonly #grants = new Map<
+    IRole,
+    Map<string, { statement: PolicyStatement; held: Set<string> }>
+  >();
+
+  /**
+   * Lets `roles` do `actions` on `resources` through one statement `sid` per role, shared by the
+   * deployment's connectors (IAM wants a policy's `Sid`s unique): each grant adds its resources.
+   */
+  #grant(roles: readonly IRole[], sid: string, actions: string[], resources: readonly string[]) {
+    for (const role of roles) {
+      let bySid = this.#grants.get(role);
+      if (bySid === undefined) {
+        bySid = new Map();
+        this.#grants.set(role, bySid);
+      }
+      let grant = bySid.get(sid);
+      if (grant === undefined) {
+        grant = { statement: new PolicyStatement({ sid, actions }), held: new Set() };
+        bySid.set(sid, grant);
+        role.addToPrincipalPolicy(grant.statement);
+      }
+      const added = resources.filter((resource) => !grant.held.has(resource));
+      for (const resource of added) grant.held.add(resource);
+      if (added.length > 0) grant.statement.addResources(...added);
+      acknowledgeWildcards(role, sid, added);
+    }
+  }
 
   /**
    * Lets `roles` read (`secretsmanager:GetSecretValue`) the secrets `resources` name: one
    * `ConnectorSecrets` statement per role, shared by the deployment's connectors.
    */
   grantSecretReads(roles: readonly IRole[], resources: readonly string[]): void {
-    for (const role of roles) {
-      let grant = this.#secretReads.get(role);
-      if (grant === undefined) {
-        grant = {
-          statement: new PolicyStatement({
-            sid: 'ConnectorSecrets',
-            actions: ['secretsmanager:GetSecretValue'],
-          }),
-          held: new Set(),
-        };
-        this.#secretReads.set(role, grant);
-        role.addToPrincipalPolicy(grant.statement);
-      }
-      const added = resources.filter((resource) => !grant.held.has(resource));
-      for (const resource of added) grant.held.add(resource);
-      if (added.length > 0) grant.statement.addResources(...added);
+    this.#grant(roles, 'ConnectorSecrets', ['secretsmanager:GetSecretValue'], resources);
+  }
+
+  /**
+   * Lets `role` use the Glue registries a connector's converters name: find schema versions
+   * (`ConnectorGlueSchemas`), register schemas where auto-registration is on
+   * (`ConnectorGlueRegister`), and read a version by its id (`ConnectorGlueSchemaVersions`).
+   */
+  grantGlueRegistries(role: IRole, uses: readonly GlueRegistryUse[]): void {
+    if (uses.length === 0) return;
+    const all = uses.flatMap((use) => use.resources);
+    this.#grant([role], 'ConnectorGlueSchemas', GLUE_READ_ACTIONS, all);
+    const registering = uses.filter((use) => use.register).flatMap((use) => use.resources);
+    if (registering.length > 0) {
+      this.#grant([role], 'ConnectorGlueRegister', GLUE_REGISTER_ACTIONS, registering);
     }
+    this.#grant([role], 'ConnectorGlueSchemaVersions', GLUE_VERSION_ACTIONS, ['*']);
   }
 
   private constructor(scope: Construct, id: string, connect: ConnectorHost) {
@@ -159,17 +195,23 @@ function secretArns(scope: Construct, id: string): string[] {
 /**
  * The roles of the functions that resolve a connector's placeholders: the api (`PATCH` and
  * `DELETE /connectors/{c}/offsets` hand the resolved config to `alterOffsets`), the enumerator
- * (the connector starts there) and the task function of the connector's kind. Kafka Connect
- * requires `topics` or `topics.regex` of every sink connector; a config without either is a
- * source's.
+ * (the connector starts there) and the task function of the connector's kind.
  */
 function resolvingRoles(
   functions: ConnectFunctions,
   config: Readonly<Record<string, string>>,
 ): IRole[] {
+  return [functions.api.role, functions.enumerator.role, taskRole(functions, config)];
+}
+
+/**
+ * The role of the connector's task function, where its records are converted. Kafka Connect
+ * requires `topics` or `topics.regex` of every sink connector; a config without either is a
+ * source's.
+ */
+function taskRole(functions: ConnectFunctions, config: Readonly<Record<string, string>>): IRole {
   const sink = config.topics !== undefined || config['topics.regex'] !== undefined;
-  const task = sink ? functions.sinkTask : functions.sourceTask;
-  return [functions.api.role, functions.enumerator.role, task.role];
+  return (sink ? functions.sinkTask : functions.sourceTask).role;
 }
 
 /**
@@ -205,6 +247,10 @@ export class Connector extends Construct {
     if (secrets.length > 0) {
       provider.grantSecretReads(resolvingRoles(props.connect.functions, props.config), secrets);
     }
+    provider.grantGlueRegistries(
+      taskRole(props.connect.functions, props.config),
+      glueRegistryUses(this, props.config),
+    );
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.handler.function.functionArn,
       resourceType: CONNECTOR_RESOURCE_TYPE,

@@ -27,6 +27,12 @@ export const WILDCARD_REASONS: Readonly<Record<string, string>> = {
     'EC2 Describe* actions support no resource-level permissions (AWS requires "*"); Lambda needs them to place ENIs for the VPC and the Kafka pollers.',
   NetworkInterfacesManage:
     'ENI, subnet and security group ids are chosen by Lambda at run time; limited to this account and region.',
+  ConnectorGlueSchemas:
+    'Glue schemas are named at run time from the records’ schemas (the converter’s schemaName strategy); limited to the registries the connectors’ converters name.',
+  ConnectorGlueRegister:
+    'Glue schemas are created at run time from the records’ schemas (schemaAutoRegistrationEnabled); limited to the registries the connectors’ converters name.',
+  ConnectorGlueSchemaVersions:
+    'GetSchemaVersion reads a schema by its version id alone and AWS authorizes it only on "*" (awslabs/aws-glue-schema-registry#68); a read of schema definitions.',
   XRayWrite: 'X-Ray write actions support no resource-level permissions (AWS requires "*").',
   MskIamTopics:
     'Connectors choose their topics at run time through the REST API; limited to this cluster’s topics (narrow with kafka.topicPatterns).',
@@ -86,18 +92,51 @@ export function acknowledgeIamWildcards(scope: IConstruct): void {
         Statement?: StatementJson[];
       };
       for (const statement of document.Statement ?? []) {
-        const reason = statement.Sid === undefined ? undefined : WILDCARD_REASONS[statement.Sid];
-        if (statement.Effect !== 'Allow' || reason === undefined) continue;
-        for (const resource of asArray(statement.Resource)) {
-          const flat = flattenReference(resource);
-          if (!flat.includes('*')) continue;
-          const id = `AwsSolutions-IAM5[Resource::${flat}]`;
+        if (statement.Effect !== 'Allow' || statement.Sid === undefined) continue;
+        for (const [id, reason] of wildcardFindings(
+          role,
+          statement.Sid,
+          asArray(statement.Resource),
+        )) {
           reasons.set(id, [...(reasons.get(id) ?? []), reason]);
         }
       }
     }
-    for (const [id, why] of reasons) {
-      Validations.of(role).acknowledge({ id, reason: [...new Set(why)].join(' ') });
-    }
+    for (const [id, why] of reasons) acknowledgeOnce(role, id, [...new Set(why)].join(' '));
   }
+}
+
+/**
+ * Acknowledges cdk-nag's AwsSolutions-IAM5 finding on `role` for each of `resources` (resolved or
+ * tokens) with a wildcard, when statement `sid` is one of {@link WILDCARD_REASONS}: for
+ * statements added after {@link acknowledgeIamWildcards} ran (the `Connector` construct's).
+ */
+export function acknowledgeWildcards(role: IConstruct, sid: string, resources: unknown[]): void {
+  for (const [id, reason] of wildcardFindings(role, sid, resources))
+    acknowledgeOnce(role, id, reason);
+}
+
+/** The IAM5 finding ids of `resources` with a wildcard, with `sid`'s reason (none unknown). */
+function wildcardFindings(role: IConstruct, sid: string, resources: unknown[]): [string, string][] {
+  const reason = WILDCARD_REASONS[sid];
+  if (reason === undefined) return [];
+  const stack = Stack.of(role);
+  return resources
+    .map((resource) => flattenReference(stack.resolve(resource)))
+    .filter((flat) => flat.includes('*'))
+    .map((flat) => [`AwsSolutions-IAM5[Resource::${flat}]`, reason]);
+}
+
+/** The finding ids acknowledged on each construct: each once. */
+const acknowledged = new WeakMap<IConstruct, Set<string>>();
+
+function acknowledgeOnce(role: IConstruct, id: string, reason: string): void {
+  let ids = acknowledged.get(role);
+  if (ids === undefined) {
+    ids = new Set();
+    acknowledged.set(role, ids);
+  }
+  if (ids.has(id)) return;
+  ids.add(id);
+  Validations.of(role).acknowledge({ id, reason });
 }

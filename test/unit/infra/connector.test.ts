@@ -340,3 +340,134 @@ describe('Connector', { timeout: 60_000 }, () => {
     ).toThrow(/config\.name is other; leave it out or make it orders/);
   });
 });
+
+/** The `ConnectorGlue*` statements of the role whose logical id starts with `role`, by Sid. */
+function glueStatements(template: Template, role: string): Record<string, Statement> {
+  return Object.fromEntries(
+    iamStatements(template)
+      .filter(
+        ({ where, statement }) =>
+          where.startsWith(role) && /^ConnectorGlue/.test(statement.Sid ?? ''),
+      )
+      .map(({ statement }) => [statement.Sid, statement]),
+  );
+}
+
+describe('Connector with the Glue Schema Registry converter', { timeout: 60_000 }, () => {
+  it("lets the sink task read schemas of the converter's registry, and only that function", () => {
+    // Act
+    const { template, app } = synth((stack, connect) => {
+      new Connector(stack, 'Lake', {
+        connect,
+        name: 'lake',
+        config: {
+          ...S3_SINK,
+          'value.converter':
+            'com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter',
+          'value.converter.registry.name': 'orders-registry',
+        },
+      });
+    });
+    // Assess
+    const glue = glueStatements(template, 'ConnectFunctionsSinkTaskRole');
+    expect(glue.ConnectorGlueSchemas).toEqual({
+      Sid: 'ConnectorGlueSchemas',
+      Effect: 'Allow',
+      Action: 'glue:GetSchemaByDefinition',
+      Resource: [
+        {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':glue:eu-west-1:111122223333:registry/orders-registry',
+            ],
+          ],
+        },
+        {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':glue:eu-west-1:111122223333:schema/orders-registry/*',
+            ],
+          ],
+        },
+      ],
+    });
+    expect(glue.ConnectorGlueSchemaVersions).toMatchObject({
+      Action: 'glue:GetSchemaVersion',
+      Resource: '*',
+    });
+    expect(glue.ConnectorGlueRegister).toBeUndefined();
+    for (const role of API_ENUMERATOR_SOURCE) expect(glueStatements(template, role)).toEqual({});
+    expect(nagViolations(app)).toEqual([]);
+  });
+
+  it('adds registering where auto-registration is on, in the region the converter names', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'Orders', {
+        connect,
+        name: 'orders',
+        config: {
+          'connector.class': 'datagen',
+          'kafka.topic': 'orders',
+          quickstart: 'orders',
+          'value.converter': 'glue-avro',
+          'value.converter.region': 'us-west-2',
+          'value.converter.schemaAutoRegistrationEnabled': 'true',
+        },
+      });
+    });
+    // Assess: the default registry, in us-west-2, registered into by the source task
+    const glue = glueStatements(template, 'ConnectFunctionsSourceTaskRole');
+    expect(glue.ConnectorGlueRegister).toMatchObject({
+      Action: ['glue:CreateSchema', 'glue:RegisterSchemaVersion'],
+    });
+    expect(JSON.stringify(glue.ConnectorGlueRegister?.Resource)).toContain(
+      ':glue:us-west-2:111122223333:registry/default-registry',
+    );
+    expect(glueStatements(template, 'ConnectFunctionsSinkTaskRole')).toEqual({});
+  });
+
+  it('shares one statement per role among connectors, with each registry once', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      for (const [id, registry] of [
+        ['A', 'r1'],
+        ['B', 'r2'],
+        ['C', 'r1'],
+      ] as const) {
+        new Connector(stack, id, {
+          connect,
+          name: `sink-${id}`,
+          config: {
+            ...S3_SINK,
+            'key.converter': 'AWSKafkaAvroConverter',
+            'key.converter.registry.name': registry,
+          },
+        });
+      }
+    });
+    // Assess
+    const statements = iamStatements(template).filter(
+      ({ where, statement }) =>
+        where.startsWith('ConnectFunctionsSinkTaskRole') &&
+        statement.Sid === 'ConnectorGlueSchemas',
+    );
+    expect(statements).toHaveLength(1);
+    expect(asArray(statements[0]?.statement.Resource)).toHaveLength(4);
+  });
+
+  it('grants nothing of Glue to a connector with other converters', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'OrdersS3', { connect, name: 'orders-s3', config: S3_SINK });
+    });
+    // Assess
+    expect(glueStatements(template, 'ConnectFunctionsSinkTaskRole')).toEqual({});
+  });
+});

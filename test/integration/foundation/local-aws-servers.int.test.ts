@@ -1,6 +1,7 @@
 import {
   ConditionalCheckFailedException,
   CreateTableCommand,
+  DescribeTableCommand,
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
@@ -39,7 +40,14 @@ describe('dynalite (DynamoDB API on loopback)', () => {
         ],
       }),
     );
-    return TableName;
+    // dynalite answers CreateTable before the table is ACTIVE (a timer, even at 0 ms), as
+    // DynamoDB does: writes wait for it, as a client of DynamoDB's must.
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      if (Table?.TableStatus === 'ACTIVE') return TableName;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`table ${TableName} did not become ACTIVE`);
   }
 
   it('rejects a failed conditional write with ConditionalCheckFailedException', async () => {

@@ -61,15 +61,51 @@ export function invalidType(schema: Schema | null, value: unknown): DataError {
 }
 
 /** A finite number as Java prints it, or Jackson's quoted `"NaN"`, `"Infinity"`, `"-Infinity"`. */
-export function floatJson(text: string, value: number): string {
+function floatJson(text: string, value: number): string {
   return Number.isFinite(value) ? text : `"${text}"`;
 }
 
 /** An int64 (a safe number or a bigint in range) as JSON; DataError for anything else. */
-export function int64Json(schema: Schema | null, value: unknown): string {
+function int64Json(schema: Schema | null, value: unknown): string {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX) return String(value);
   throw invalidType(schema, value);
+}
+
+/**
+ * A value of a number, boolean or string schema as Connect's JsonConverter writes it (floats as
+ * Java prints them); DataError when the value does not fit the type (or the schema is not one of
+ * those). Shared by the JSON
+ * converters (JsonConverter, JsonSchemaConverter).
+ */
+export function primitiveJson(schema: Schema, value: unknown): string {
+  switch (schema.type) {
+    case 'int8':
+    case 'int16':
+    case 'int32': {
+      const [min, max] = INT_RANGES[schema.type];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+        throw invalidType(schema, value);
+      }
+      return String(value);
+    }
+    case 'int64':
+      return int64Json(schema, value);
+    case 'float32':
+      if (typeof value !== 'number') throw invalidType(schema, value);
+      return floatJson(javaFloatToString(value), value);
+    case 'float64':
+      if (typeof value !== 'number') throw invalidType(schema, value);
+      return floatJson(javaDoubleToString(value), value);
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalidType(schema, value);
+      return value ? 'true' : 'false';
+    case 'string':
+      if (typeof value !== 'string') throw invalidType(schema, value);
+      return quoteJson(value);
+    default:
+      throw invalidType(schema, value);
+  }
 }
 
 /** Whether `value` is a Decimal's value (an unscaled bigint and a scale). */
@@ -165,27 +201,13 @@ export class JsonEncoder {
     switch (schema.type) {
       case 'int8':
       case 'int16':
-      case 'int32': {
-        const [min, max] = INT_RANGES[schema.type];
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-          throw invalidType(schema, value);
-        }
-        return String(value);
-      }
+      case 'int32':
       case 'int64':
-        return int64Json(schema, value);
       case 'float32':
-        if (typeof value !== 'number') throw invalidType(schema, value);
-        return floatJson(javaFloatToString(value), value);
       case 'float64':
-        if (typeof value !== 'number') throw invalidType(schema, value);
-        return floatJson(javaDoubleToString(value), value);
       case 'boolean':
-        if (typeof value !== 'boolean') throw invalidType(schema, value);
-        return value ? 'true' : 'false';
       case 'string':
-        if (typeof value !== 'string') throw invalidType(schema, value);
-        return quoteJson(value);
+        return primitiveJson(schema, value);
       case 'bytes':
         if (!(value instanceof Uint8Array)) throw invalidType(schema, value);
         return `"${encodeBase64(value)}"`;

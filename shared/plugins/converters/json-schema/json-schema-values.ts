@@ -33,15 +33,8 @@ import {
   schemaEquals,
 } from 'serverless-connect/connect';
 import { encodeBase64 } from '../base64.js';
-import { INT_RANGES } from '../int64.js';
-import { javaBigDecimalToString, javaDoubleToString, javaFloatToString } from '../java-format.js';
-import {
-  type DecimalFormat,
-  floatJson,
-  int64Json,
-  invalidType,
-  isDecimal,
-} from '../json-encode.js';
+import { javaBigDecimalToString } from '../java-format.js';
+import { type DecimalFormat, invalidType, isDecimal, primitiveJson } from '../json-encode.js';
 import { quoteJson } from '../json-quote.js';
 import { JSON_TYPE_ONE_OF, KEY_FIELD, VALUE_FIELD } from './json-schema-keywords.js';
 
@@ -100,27 +93,13 @@ export function writeJsonValue(
   switch (schema.type) {
     case 'int8':
     case 'int16':
-    case 'int32': {
-      const [min, max] = INT_RANGES[schema.type];
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-        throw invalidType(schema, value);
-      }
-      return String(value);
-    }
+    case 'int32':
     case 'int64':
-      return int64Json(schema, value);
     case 'float32':
-      if (typeof value !== 'number') throw invalidType(schema, value);
-      return floatJson(javaFloatToString(value), value);
     case 'float64':
-      if (typeof value !== 'number') throw invalidType(schema, value);
-      return floatJson(javaDoubleToString(value), value);
     case 'boolean':
-      if (typeof value !== 'boolean') throw invalidType(schema, value);
-      return value ? 'true' : 'false';
     case 'string':
-      if (typeof value !== 'string') throw invalidType(schema, value);
-      return quoteJson(value);
+      return primitiveJson(schema, value);
     case 'bytes':
       if (!(value instanceof Uint8Array)) {
         throw new DataError(`Invalid type for bytes type: ${describeValue(value)}`);

@@ -44,6 +44,8 @@ export class Struct implements StructView {
   }
 
   #lookup(field: string | Field): Field {
+    // A field of this very schema (a converter walking its schema's fields): no look-up by name.
+    if (typeof field !== 'string' && this.schema.fields[field.index] === field) return field;
     const name = typeof field === 'string' ? field : field.name;
     const found = this.schema.field(name);
     if (found === null) throw new DataError(`${name} is not a valid field name`);

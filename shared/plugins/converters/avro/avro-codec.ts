@@ -16,49 +16,15 @@ import { DataError, type Schema } from 'serverless-connect/connect';
 import { LruCache } from '../lru-cache.js';
 import { type AvroDataOptions, DEFAULT_AVRO_DATA_OPTIONS } from './avro-data-options.js';
 import { plainJson, writeAvroJson } from './avro-json.js';
+import { EXACT_LONG_TYPE } from './avro-long.js';
 import { type Convert, compileToAvro, compileToConnect } from './avro-values.js';
 import { fromConnectSchema } from './from-connect-schema.js';
 import { toConnectSchema } from './to-connect-schema.js';
 
-const { Type: AvroType, builtins } = avroTypes;
+const { Type: AvroType } = avroTypes;
 
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-const TWO_32 = 4_294_967_296;
-/** The high 32 bits of a safe integer lie within ±2^21. */
-const SAFE_HIGH = 2_097_152;
-
-/**
- * Avro's long as a number when it is a safe integer, else a bigint (Connect's int64). avsc hands
- * the 8 little-endian bytes of the two's complement; safe integers go through the two 32-bit
- * halves without a bigint (most longs: this is most of an Avro record's cost otherwise).
- */
-const LONG_TYPE = builtins.LongType.__with({
-  fromBuffer: (buf: Buffer): number | bigint => {
-    const high = buf.readInt32LE(4);
-    if (high > -SAFE_HIGH && high < SAFE_HIGH) return high * TWO_32 + buf.readUInt32LE(0);
-    const n = buf.readBigInt64LE(0);
-    return n >= MIN_SAFE && n <= MAX_SAFE ? Number(n) : n;
-  },
-  toBuffer: (n: number | bigint): Buffer => {
-    const buf = Buffer.allocUnsafe(8);
-    if (typeof n === 'number' && Number.isSafeInteger(n)) {
-      const high = Math.floor(n / TWO_32);
-      buf.writeUInt32LE(n - high * TWO_32, 0);
-      buf.writeInt32LE(high, 4);
-    } else {
-      buf.writeBigInt64LE(BigInt(n), 0);
-    }
-    return buf;
-  },
-  fromJSON: (json: unknown): number | bigint => (typeof json === 'bigint' ? json : Number(json)),
-  toJSON: (n: number | bigint): number => Number(n),
-  isValid: (n: unknown): boolean =>
-    (typeof n === 'number' && Number.isSafeInteger(n)) ||
-    (typeof n === 'bigint' && n >= -(2n ** 63n) && n < 2n ** 63n),
-  compare: (a: number | bigint, b: number | bigint): number => (a < b ? -1 : a > b ? 1 : 0),
-});
+/** Where values are written before their bytes are copied out (grows for larger values). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * The schema avsc compiles: field defaults left out (they play no part in writing or reading
@@ -87,7 +53,7 @@ function withoutDefaults(json: unknown): unknown {
 function forSchema(schemaJson: unknown): Type {
   return AvroType.forSchema(schemaJson as never, {
     wrapUnions: true,
-    registry: { long: LONG_TYPE },
+    registry: { long: EXACT_LONG_TYPE },
   });
 }
 
@@ -151,11 +117,23 @@ export class AvroCodec {
     return this.#type.typeName === 'record' ? (this.#type.name ?? null) : null;
   }
 
-  /** Avro binary of `value`; DataError when it does not fit the schema. */
-  encode(value: unknown): Uint8Array {
+  /**
+   * Avro binary of `value`, after `headerSize` bytes left for the caller's header (unset: a
+   * wire format's header goes there without copying the payload again); DataError when the
+   * value does not fit the schema.
+   */
+  encode(value: unknown, headerSize = 0): Uint8Array {
     const avro = this.#toAvro(value);
     try {
-      return this.#type.toBuffer(avro);
+      let end = this.#type.encode(avro, scratch, headerSize);
+      if (end < 0) {
+        scratch = Buffer.allocUnsafe(Math.max(2 * scratch.length, scratch.length - end));
+        end = this.#type.encode(avro, scratch, headerSize);
+      }
+      // A copy from the pool of small Buffers: one allocation per value.
+      const out = Buffer.allocUnsafe(end);
+      scratch.copy(out, headerSize, headerSize, end);
+      return out;
     } catch (error) {
       throw new DataError(`Cannot encode the value as Avro: ${(error as Error).message}`, {
         cause: error,

@@ -46,7 +46,7 @@ import {
   systemSchemaRegistryClients,
 } from '../schema-registry/schema-registry-client.js';
 import { subjectName } from '../schema-registry/subject-strategy.js';
-import { frame, unframe } from '../schema-registry/wire-format.js';
+import { HEADER_SIZE, unframe, writeHeader } from '../schema-registry/wire-format.js';
 import { type AvroCodec, AvroData, resolutionProblem } from './avro-codec.js';
 import {
   AVRO_CONVERTER_CONFIG_DEF,
@@ -97,11 +97,14 @@ const deserializeFailure = (topic: string) =>
   `Failed to deserialize data for topic ${topic} to Avro`;
 
 /** The Avro binary of `value` (of `codec`'s schema) as `target` writes it. */
-function encoded(codec: AvroCodec, target: WriteTarget, value: unknown): Uint8Array {
+/** `value` in Confluent's wire format: the header, then the Avro binary (one allocation). */
+function wireBytes(codec: AvroCodec, target: WriteTarget, value: unknown): Uint8Array {
   const { writer } = target;
-  return writer === codec
-    ? codec.encode(value)
-    : writer.encode(projectValue(value, writer.connectSchema));
+  const bytes =
+    writer === codec
+      ? codec.encode(value, HEADER_SIZE)
+      : writer.encode(projectValue(value, writer.connectSchema), HEADER_SIZE);
+  return writeHeader(bytes, target.id);
 }
 
 function avroSchemaOf(codec: AvroCodec): RegistrySchema {
@@ -170,7 +173,7 @@ export class AvroConverter implements Converter {
       value !== undefined
     ) {
       try {
-        return frame(last.target.id, encoded(last.codec, last.target, value));
+        return wireBytes(last.codec, last.target, value);
       } catch (error) {
         throw conversionError(serializeFailure(topic), error);
       }
@@ -190,7 +193,7 @@ export class AvroConverter implements Converter {
       const target = state.targets.get(codec)?.get(topic);
       if (target !== undefined) {
         this.#lastWrite = { schema, topic, codec, target };
-        return frame(target.id, encoded(codec, target, value));
+        return wireBytes(codec, target, value);
       }
     } catch (error) {
       throw conversionError(serializeFailure(topic), error);
@@ -236,7 +239,7 @@ export class AvroConverter implements Converter {
   ): Promise<Uint8Array> {
     try {
       const target = await this.#writeTarget(state, topic, codec);
-      return frame(target.id, encoded(codec, target, value));
+      return wireBytes(codec, target, value);
     } catch (error) {
       throw conversionError(serializeFailure(topic), error);
     }

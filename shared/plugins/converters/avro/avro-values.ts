@@ -8,6 +8,7 @@
 import type { Type, types } from 'avsc';
 import {
   DataError,
+  type Field,
   fromLogicalValue,
   isLogicalSchema,
   isStruct,
@@ -186,10 +187,10 @@ function toMap(schema: Schema, type: Avsc): Convert {
 
 function toRecord(schema: Schema, type: Avsc): Convert {
   const avroFields = type.fields as readonly types.Field[];
-  const fields = schema.fields.map((field, i) => {
-    const avroField = avroFields[i] as types.Field;
-    return [field.name, compileToAvro(field.schema, avroField.type)] as const;
-  });
+  const fields = schema.fields;
+  const converts = fields.map((field, i) =>
+    compileToAvro(field.schema, (avroFields[i] as types.Field).type),
+  );
   const Record = type.recordConstructor as new (...values: unknown[]) => object;
   return (value) => {
     if (!isStruct(value)) throw invalidType(schema, value);
@@ -199,8 +200,8 @@ function toRecord(schema: Schema, type: Avsc): Convert {
     }
     const values = new Array<unknown>(fields.length);
     for (let i = 0; i < fields.length; i++) {
-      const [name, convert] = fields[i] as readonly [string, Convert];
-      values[i] = convert(struct.get(name));
+      const convert = converts[i] as Convert;
+      values[i] = convert(struct.get(fields[i] as Field));
     }
     return new Record(...values);
   };
@@ -211,9 +212,14 @@ export function compileToConnect(schema: Schema, type: Type): Convert {
   const avsc = type as Avsc;
   if (avsc.typeName === 'union:wrapped') return fromUnion(schema, avsc);
   const convert = toConnectRaw(schema, avsc);
-  if (!isLogicalSchema(schema)) return (v) => (v === null || v === undefined ? null : convert(v));
-  return (v) => (v === null || v === undefined ? null : toLogicalValue(schema, convert(v)));
+  if (isLogicalSchema(schema)) {
+    return (v) => (v === null || v === undefined ? null : toLogicalValue(schema, convert(v)));
+  }
+  if (convert === identity) return (v) => v ?? null;
+  return (v) => (v === null || v === undefined ? null : convert(v));
 }
+
+const identity: Convert = (v) => v;
 
 function toConnectRaw(schema: Schema, type: Avsc): Convert {
   switch (schema.type) {
@@ -226,24 +232,25 @@ function toConnectRaw(schema: Schema, type: Avsc): Convert {
     case 'map':
       return fromMap(schema, type);
     case 'struct': {
+      // Parallel arrays and an indexed loop: this runs for every field of every record read.
       const avroFields = type.fields as readonly types.Field[];
-      const fields = schema.fields.map((field, i) => {
-        const avroField = avroFields[i] as types.Field;
-        return [
-          field.name,
-          avroField.name,
-          compileToConnect(field.schema, avroField.type),
-        ] as const;
-      });
+      const fields = schema.fields;
+      const avroNames = avroFields.map((field) => field.name);
+      const converts = fields.map((field, i) =>
+        compileToConnect(field.schema, (avroFields[i] as types.Field).type),
+      );
       return (v) => {
         const struct = new Struct(schema);
         const read = v as Record<string, unknown>;
-        for (const [name, avroName, convert] of fields) struct.put(name, convert(read[avroName]));
+        for (let i = 0; i < fields.length; i++) {
+          const convert = converts[i] as Convert;
+          struct.put(fields[i] as Field, convert(read[avroNames[i] as string]));
+        }
         return struct;
       };
     }
     default:
-      return (v) => v;
+      return identity;
   }
 }
 
@@ -261,6 +268,17 @@ function fromUnion(schema: Schema, type: Avsc): Convert {
     const convert = compileToConnect(field.schema, branch);
     byBranch.set(name, (member) => new Struct(schema).put(field.name, convert(member)));
   });
+  const only = byBranch.size === 1 ? [...byBranch][0] : undefined;
+  if (only !== undefined) {
+    // An optional value (a union of null and one branch): no look-up by branch name.
+    const [name, convert] = only;
+    return (value) => {
+      if (value === null || value === undefined) return null;
+      const member = (value as Record<string, unknown>)[name];
+      if (member === undefined) throw new DataError(`Unknown union branch in ${String(value)}`);
+      return convert(member);
+    };
+  }
   return (value) => {
     if (value === null || value === undefined) return null;
     for (const name in value as Record<string, unknown>) {

@@ -10,14 +10,25 @@ export const HEADER_SIZE = 5;
 
 /** `payload` framed with the magic byte and `schemaId`. */
 export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER_SIZE + payload.length);
+  out.set(payload, HEADER_SIZE);
+  return writeHeader(out, schemaId);
+}
+
+/**
+ * Writes the magic byte and `schemaId` into the first {@link HEADER_SIZE} bytes of `bytes` (a
+ * payload encoded after room left for the header); returns `bytes`.
+ */
+export function writeHeader(bytes: Uint8Array, schemaId: number): Uint8Array {
   if (!Number.isInteger(schemaId) || schemaId < -(2 ** 31) || schemaId >= 2 ** 31) {
     throw new DataError(`Schema id ${schemaId} does not fit 4 bytes`);
   }
-  const out = new Uint8Array(HEADER_SIZE + payload.length);
-  out[0] = MAGIC_BYTE;
-  new DataView(out.buffer).setInt32(1, schemaId, false);
-  out.set(payload, HEADER_SIZE);
-  return out;
+  bytes[0] = MAGIC_BYTE;
+  bytes[1] = schemaId >>> 24;
+  bytes[2] = (schemaId >>> 16) & 0xff;
+  bytes[3] = (schemaId >>> 8) & 0xff;
+  bytes[4] = schemaId & 0xff;
+  return bytes;
 }
 
 /** The schema id and payload of framed `bytes` (the payload is a view, not a copy). */

@@ -16,13 +16,8 @@ import { EMPTY_HEADERS } from '../../../shared/connect/headers.js';
 import { SchemaBuilder, Schemas } from '../../../shared/connect/schema.js';
 import { Struct } from '../../../shared/connect/struct.js';
 import { GlueAvroConverter } from '../../../shared/plugins/converters/glue/glue-avro-converter.js';
-import { GlueRegistryClients } from '../../../shared/plugins/converters/glue/glue-registry-client.js';
-import type { GlueRegistryPort } from '../../../shared/plugins/converters/glue/glue-registry-port.js';
-import {
-  glueClientFor,
-  sdkGluePort,
-} from '../../../shared/plugins/converters/glue/glue-sdk-port.js';
 import { glueUnframe } from '../../../shared/plugins/converters/glue/glue-wire-format.js';
+import { glueContainer } from '../../support/glue-containers.js';
 import { MOTO_CREDENTIALS, uniqueName } from '../../support/services.js';
 
 const REGION = 'us-east-1';
@@ -53,39 +48,13 @@ function connectionProps(): Record<string, string> {
 
 /** A warm container: its own Glue clients over the SDK, whose calls are listed by name. */
 function container() {
-  const calls: string[] = [];
-  const clients = new GlueRegistryClients({
-    portFor: (connection) => counted(sdkGluePort(glueClientFor(connection)), calls),
-    clock: { now: () => Date.now() },
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  });
+  const { clients, calls } = glueContainer();
   const converter = (props: Record<string, string> = {}, isKey = false) => {
     const c = new GlueAvroConverter(clients);
     c.configure({ ...connectionProps(), 'registry.name': registry, ...props }, isKey);
     return c;
   };
   return { converter, calls };
-}
-
-function counted(port: GlueRegistryPort, calls: string[]): GlueRegistryPort {
-  return {
-    getSchemaByDefinition(id, definition) {
-      calls.push('GetSchemaByDefinition');
-      return port.getSchemaByDefinition(id, definition);
-    },
-    createSchema(input) {
-      calls.push('CreateSchema');
-      return port.createSchema(input);
-    },
-    registerSchemaVersion(id, definition) {
-      calls.push('RegisterSchemaVersion');
-      return port.registerSchemaVersion(id, definition);
-    },
-    getSchemaVersion(id) {
-      calls.push('GetSchemaVersion');
-      return port.getSchemaVersion(id);
-    },
-  };
 }
 
 beforeAll(async () => {

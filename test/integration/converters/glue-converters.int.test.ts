@@ -1,9 +1,11 @@
 /**
- * The Glue Protobuf and JSON Schema converters against moto's Glue Schema Registry (the real AWS
- * SDK client over HTTP): a schema of DataFormat PROTOBUF or JSON registered on first write and
- * read back by version id in another container with one GetSchemaVersion, evolution to a second
- * version, auto-registration off, an unknown version id. moto 5.2.5 accepts both data formats
- * (it checks neither the definition nor compatibility: every version is AVAILABLE at once).
+ * The three Glue converters (Avro, Protobuf, JSON Schema) against moto's Glue Schema Registry
+ * (the real AWS SDK client over HTTP), what they do alike: a schema of the converter's DataFormat
+ * registered on first write and read back by version id in another container with one
+ * GetSchemaVersion, evolution to a second version, auto-registration off, an unknown version id,
+ * zlib. moto 5.2.5 accepts the three data formats (it checks neither the definition nor
+ * compatibility: every version is AVAILABLE at once). What only the core does once for all
+ * (caching, a missing registry, Glue down) is in glue-avro-converter.int.test.ts.
  */
 import { CreateRegistryCommand, GetSchemaVersionCommand, GlueClient } from '@aws-sdk/client-glue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +13,7 @@ import { DataError } from '../../../shared/connect/errors.js';
 import { EMPTY_HEADERS } from '../../../shared/connect/headers.js';
 import { SchemaBuilder, Schemas } from '../../../shared/connect/schema.js';
 import { Struct } from '../../../shared/connect/struct.js';
+import { GlueAvroConverter } from '../../../shared/plugins/converters/glue/glue-avro-converter.js';
 import { GlueJsonSchemaConverter } from '../../../shared/plugins/converters/glue/glue-json-schema-converter.js';
 import { GlueProtobufConverter } from '../../../shared/plugins/converters/glue/glue-protobuf-converter.js';
 import type { GlueRegistryClients } from '../../../shared/plugins/converters/glue/glue-registry-client.js';
@@ -53,6 +56,12 @@ beforeAll(async () => {
 afterAll(() => glue.destroy());
 
 const FORMATS = [
+  {
+    name: 'Avro',
+    dataFormat: 'AVRO',
+    make: (clients: GlueRegistryClients) => new GlueAvroConverter(clients),
+    definitionOf: '"name":"Order"',
+  },
   {
     name: 'Protobuf',
     dataFormat: 'PROTOBUF',

@@ -6,7 +6,7 @@
  */
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { DataError } from '../../../../../../shared/connect/errors.js';
+import { ConfigError, DataError } from '../../../../../../shared/connect/errors.js';
 import { EMPTY_HEADERS } from '../../../../../../shared/connect/headers.js';
 import { SchemaBuilder, Schemas } from '../../../../../../shared/connect/schema.js';
 import { Struct } from '../../../../../../shared/connect/struct.js';
@@ -160,6 +160,19 @@ describe.each(FORMATS)('the Glue $name converter', ({ dataFormat, make }) => {
     );
   });
 
+  it(`defaults dataFormat to ${dataFormat} and refuses another on the key`, () => {
+    // Act
+    const configure = () =>
+      make(clientsOf(new FakeGlue())).configure({ dataFormat: 'AVRO_OR_ELSE' }, false);
+    const configureOwn = () =>
+      make(clientsOf(new FakeGlue())).configure({ dataFormat: dataFormat.toLowerCase() }, false);
+
+    // Assess
+    expect(configure).toThrow(ConfigError);
+    expect(configure).toThrow('Invalid value AVRO_OR_ELSE for configuration dataFormat');
+    expect(configureOwn).not.toThrow();
+  });
+
   it('writes a null value as no bytes (a tombstone) and registers nothing', async () => {
     // Prepare
     const glue = new FakeGlue();
@@ -180,6 +193,18 @@ describe.each(FORMATS)('the Glue $name converter', ({ dataFormat, make }) => {
 });
 
 describe('the Glue Protobuf wire format', () => {
+  it('refuses protobufMessageType=POJO (generated Java classes)', () => {
+    // Act
+    const configure = () =>
+      new GlueProtobufConverter(clientsOf(new FakeGlue())).configure(
+        { protobufMessageType: 'POJO' },
+        false,
+      );
+
+    // Assess
+    expect(configure).toThrow('Invalid value POJO for configuration protobufMessageType');
+  });
+
   it("numbers messages as the library's MessageIndexFinder: all of them, nested too, sorted by full name", () => {
     // Prepare: the library's own example (B = 0, B.A = 1, B.A.D = 2, B.C = 3)
     const parsed = parseProto(

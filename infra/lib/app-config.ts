@@ -41,6 +41,10 @@ export interface AppConfig {
   readonly perPartitionMetrics: boolean;
   /** Overrides of the metering's prices (context `costPrices`, a JSON object); empty: none. */
   readonly costPrices: CostPrices;
+  /** The Glue registries every task may use (context `glueRegistries`); empty: none. */
+  readonly glueRegistries: string[];
+  /** Whether they may register schemas there (context `glueAutoRegister`). */
+  readonly glueAutoRegister: boolean;
   readonly enumeratorReservedConcurrency: number;
   readonly alarmEmail: string | undefined;
   /** The `ReplicationSlotLag` alarm's threshold, in bytes. */
@@ -301,6 +305,8 @@ export function readAppConfig(get: ContextReader): AppConfig {
     sourceIdleBackoffMaxSeconds: integer(get, 'sourceIdleBackoffMaxSeconds', 600),
     perPartitionMetrics: flag(get, 'perPartitionMetrics', false),
     costPrices: costPrices(get),
+    glueRegistries: list(get, 'glueRegistries'),
+    glueAutoRegister: flag(get, 'glueAutoRegister', false),
     enumeratorReservedConcurrency: integer(get, 'enumeratorReservedConcurrency', 2),
     alarmEmail: text(get, 'alarmEmail'),
     replicationSlotLagAlarmBytes,

@@ -3,16 +3,10 @@ import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ConnectFunction } from './connect-function.js';
-import {
-  GLUE_READ_ACTIONS,
-  GLUE_REGISTER_ACTIONS,
-  GLUE_VERSION_ACTIONS,
-  type GlueRegistryUse,
-  glueRegistryUses,
-} from './connector-glue.js';
+import { glueRegistryUses, grantGlueRegistries } from './connector-glue.js';
 import { isSecretKey, secretsManagerSecretIds, secretValueProblem } from './connector-secrets.js';
 import { type ConnectFunctions, DEFAULT_SIZES } from './functions.js';
-import { acknowledgeWildcards } from './iam-wildcards.js';
+import { grantBySid } from './role-statements.js';
 import { acknowledgeConnectorResourceFindings } from './serverless-nag.js';
 
 /** What a connector needs of its deployment: a `ServerlessConnect`. */
@@ -77,58 +71,14 @@ export class ConnectorResourceProvider extends Construct {
       : new ConnectorResourceProvider(connect, id, connect);
   }
 
-  /** Each function role's statements by `Sid`, with the resources they hold. */
-  readonly #grants = new Map<
-    IRole,
-    Map<string, { statement: PolicyStatement; held: Set<string> }>
-  >();
-
-  /**
-   * Lets `roles` do `actions` on `resources` through one statement `sid` per role, shared by the
-   * deployment's connectors (IAM wants a policy's `Sid`s unique): each grant adds its resources.
-   */
-  #grant(roles: readonly IRole[], sid: string, actions: string[], resources: readonly string[]) {
-    for (const role of roles) {
-      let bySid = this.#grants.get(role);
-      if (bySid === undefined) {
-        bySid = new Map();
-        this.#grants.set(role, bySid);
-      }
-      let grant = bySid.get(sid);
-      if (grant === undefined) {
-        grant = { statement: new PolicyStatement({ sid, actions }), held: new Set() };
-        bySid.set(sid, grant);
-        role.addToPrincipalPolicy(grant.statement);
-      }
-      const added = resources.filter((resource) => !grant.held.has(resource));
-      for (const resource of added) grant.held.add(resource);
-      if (added.length > 0) grant.statement.addResources(...added);
-      acknowledgeWildcards(role, sid, added);
-    }
-  }
-
   /**
    * Lets `roles` read (`secretsmanager:GetSecretValue`) the secrets `resources` name: one
    * `ConnectorSecrets` statement per role, shared by the deployment's connectors.
    */
   grantSecretReads(roles: readonly IRole[], resources: readonly string[]): void {
-    this.#grant(roles, 'ConnectorSecrets', ['secretsmanager:GetSecretValue'], resources);
-  }
-
-  /**
-   * Lets `role` use the Glue registries a connector's converters name: find schema versions
-   * (`ConnectorGlueSchemas`), register schemas where auto-registration is on
-   * (`ConnectorGlueRegister`), and read a version by its id (`ConnectorGlueSchemaVersions`).
-   */
-  grantGlueRegistries(role: IRole, uses: readonly GlueRegistryUse[]): void {
-    if (uses.length === 0) return;
-    const all = uses.flatMap((use) => use.resources);
-    this.#grant([role], 'ConnectorGlueSchemas', GLUE_READ_ACTIONS, all);
-    const registering = uses.filter((use) => use.register).flatMap((use) => use.resources);
-    if (registering.length > 0) {
-      this.#grant([role], 'ConnectorGlueRegister', GLUE_REGISTER_ACTIONS, registering);
+    for (const role of roles) {
+      grantBySid(role, 'ConnectorSecrets', ['secretsmanager:GetSecretValue'], resources);
     }
-    this.#grant([role], 'ConnectorGlueSchemaVersions', GLUE_VERSION_ACTIONS, ['*']);
   }
 
   private constructor(scope: Construct, id: string, connect: ConnectorHost) {
@@ -247,7 +197,7 @@ export class Connector extends Construct {
     if (secrets.length > 0) {
       provider.grantSecretReads(resolvingRoles(props.connect.functions, props.config), secrets);
     }
-    provider.grantGlueRegistries(
+    grantGlueRegistries(
       taskRole(props.connect.functions, props.config),
       glueRegistryUses(this, props.config),
     );

@@ -7,6 +7,11 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { FunctionName } from './bundling.js';
 import { ConnectFunction } from './connect-function.js';
+import {
+  deploymentGlueRegistryUses,
+  type GlueSchemaRegistryOptions,
+  grantGlueRegistries,
+} from './connector-glue.js';
 import { type CostPrices, costPricesEnvironment } from './cost-prices.js';
 import type { DataBucket } from './data-bucket.js';
 import type { KafkaAccess } from './kafka-access.js';
@@ -162,6 +167,14 @@ export interface FunctionsOptions {
    * @default 2
    */
   readonly enumeratorReservedConcurrency?: number;
+  /**
+   * The Glue Schema Registry registries every source and sink task may use, for connectors
+   * created through the REST API with Glue's converters (a `Connector` construct grants its own
+   * from its config): the same statements (`connector-glue.ts`). docs/deploy.md, "Glue Schema
+   * Registry".
+   * @default - none
+   */
+  readonly glueSchemaRegistry?: GlueSchemaRegistryOptions;
   /** @default 512 MB, 29 seconds (API Gateway's integration timeout) */
   readonly api?: FunctionSize;
   /** @default 512 MB, 2 minutes */
@@ -329,6 +342,10 @@ export class ConnectFunctions extends Construct {
     this.#grantInvoke(this.api, this.enumerator.function, 'InvokeEnumerator');
     this.#grantInvoke(this.enumerator, this.sourceTask.function, 'InvokeSourceTasks');
     this.#grantSinkMappingManagement();
+    if (options.glueSchemaRegistry !== undefined) {
+      const uses = deploymentGlueRegistryUses(this, options.glueSchemaRegistry);
+      for (const fn of [this.sourceTask, this.sinkTask]) grantGlueRegistries(fn.role, uses);
+    }
   }
 
   /** The four functions: api, enumerator, source task, sink task. */

@@ -28,9 +28,9 @@ export const WILDCARD_REASONS: Readonly<Record<string, string>> = {
   NetworkInterfacesManage:
     'ENI, subnet and security group ids are chosen by Lambda at run time; limited to this account and region.',
   ConnectorGlueSchemas:
-    'Glue schemas are named at run time from the records’ schemas (the converter’s schemaName strategy); limited to the registries the connectors’ converters name.',
+    'Glue schemas are named at run time from the records’ schemas (the converter’s schemaName strategy); limited to the registries the connectors’ converters name (or the deployment’s glueSchemaRegistry lists).',
   ConnectorGlueRegister:
-    'Glue schemas are created at run time from the records’ schemas (schemaAutoRegistrationEnabled); limited to the registries the connectors’ converters name.',
+    'Glue schemas are created at run time from the records’ schemas (schemaAutoRegistrationEnabled); limited to the registries the connectors’ converters name (or the deployment’s glueSchemaRegistry lists).',
   ConnectorGlueSchemaVersions:
     'GetSchemaVersion reads a schema by its version id alone and AWS authorizes it only on "*" (awslabs/aws-glue-schema-registry#68); a read of schema definitions.',
   XRayWrite: 'X-Ray write actions support no resource-level permissions (AWS requires "*").',

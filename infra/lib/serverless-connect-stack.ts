@@ -66,6 +66,14 @@ export class ServerlessConnectStack extends Stack {
         sourceIdleBackoffMax: Duration.seconds(config.sourceIdleBackoffMaxSeconds),
         perPartitionMetrics: config.perPartitionMetrics,
         costPrices: config.costPrices,
+        ...(config.glueRegistries.length === 0
+          ? {}
+          : {
+              glueSchemaRegistry: {
+                registries: config.glueRegistries,
+                autoRegister: config.glueAutoRegister,
+              },
+            }),
         enumeratorReservedConcurrency: config.enumeratorReservedConcurrency,
         ...(config.transactionalIdPrefix === undefined
           ? {}

@@ -8,6 +8,8 @@ import { AvroConverter } from './avro/avro-converter.js';
 import { BooleanConverter } from './boolean-converter.js';
 import { ByteArrayConverter } from './byte-array-converter.js';
 import { GlueAvroConverter } from './glue/glue-avro-converter.js';
+import { GlueJsonSchemaConverter } from './glue/glue-json-schema-converter.js';
+import { GlueProtobufConverter } from './glue/glue-protobuf-converter.js';
 import { JsonConverter } from './json-converter.js';
 import { JsonSchemaConverter } from './json-schema/json-schema-converter.js';
 import {
@@ -43,6 +45,18 @@ export const JSON_SCHEMA_CONVERTER = 'io.confluent.connect.json.JsonSchemaConver
  */
 export const GLUE_AVRO_CONVERTER =
   'com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter';
+/**
+ * The AWS Glue Schema Registry library's Protobuf converter; `ProtobufSchemaConverter` and
+ * `glue-protobuf` resolve to it too.
+ */
+export const GLUE_PROTOBUF_CONVERTER =
+  'com.amazonaws.services.schemaregistry.kafkaconnect.protobuf.ProtobufSchemaConverter';
+/**
+ * The AWS Glue Schema Registry library's JSON Schema converter; `glue-json-schema` resolves to
+ * it too (its simple name is Confluent's converter's, which keeps `JsonSchemaConverter`).
+ */
+export const GLUE_JSON_SCHEMA_CONVERTER =
+  'com.amazonaws.services.schemaregistry.kafkaconnect.jsonschema.JsonSchemaConverter';
 
 /**
  * Connect's converters of one primitive each (`org.apache.kafka.connect.converters.LongConverter`,
@@ -124,7 +138,8 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
   },
   {
     className: JSON_SCHEMA_CONVERTER,
-    aliases: ['json-schema'],
+    // Explicit, so they stay Confluent's beside Glue's converter of the same simple name.
+    aliases: ['json-schema', 'JsonSchemaConverter', 'JsonSchema'],
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new JsonSchemaConverter(),
@@ -135,6 +150,20 @@ export const converterDescriptors: AnyPluginDescriptor[] = [
     type: 'converter',
     version: CONVERTERS_VERSION,
     create: () => new GlueAvroConverter(),
+  },
+  {
+    className: GLUE_PROTOBUF_CONVERTER,
+    aliases: ['glue-protobuf'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new GlueProtobufConverter(),
+  },
+  {
+    className: GLUE_JSON_SCHEMA_CONVERTER,
+    aliases: ['glue-json-schema'],
+    type: 'converter',
+    version: CONVERTERS_VERSION,
+    create: () => new GlueJsonSchemaConverter(),
   },
   ...PRIMITIVE_CONVERTERS.flatMap(([simpleName, create]): AnyPluginDescriptor[] =>
     (['converter', 'header_converter'] as const).map((type) => ({

@@ -5,38 +5,20 @@
  * `errors.retry.*`, `errors.tolerance` and the dead letter queue as Connect's converter errors do.
  * Each container's registry client counts its requests.
  */
-import { logLevel } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamoDbStateStore } from '../../../shared/adapters/dynamodb/dynamodb-state-store.js';
-import { ensureTable } from '../../../shared/adapters/dynamodb/ensure-table.js';
-import { KafkaJsClientFactory } from '../../../shared/adapters/kafkajs/client.js';
-import { parseEsmEvent, toEsmEvent } from '../../../shared/adapters/lambda/esm-event.js';
+import { describe, expect, inject, it } from 'vitest';
 import type { AnyPluginDescriptor } from '../../../shared/connect/plugin.js';
 import { valuesEqual } from '../../../shared/connect/schema.js';
-import type { SourceConnector } from '../../../shared/connect/source.js';
 import type { Struct } from '../../../shared/connect/struct.js';
 import { AvroConverter } from '../../../shared/plugins/converters/avro/avro-converter.js';
 import { AVRO_CONVERTER } from '../../../shared/plugins/converters/descriptors.js';
 import { unframe } from '../../../shared/plugins/converters/schema-registry/wire-format.js';
-import type { StateStore } from '../../../shared/ports/state-store.js';
-import { runSinkInvocation } from '../../../shared/runtime/sink/sink-task-runner.js';
-import { runSourceInvocation } from '../../../shared/runtime/source/source-task-runner.js';
-import { TASK_PARTITIONS_KEY } from '../../../shared/runtime/task/task-split.js';
-import { testEngine } from '../../support/engine.js';
 import {
-  expectedOrder,
-  ORDER_SOURCE_CLASS,
-  type OrderShape,
-  orderSourceDescriptor,
-} from '../../support/order-source.js';
-import { testPlugins } from '../../support/plugin-modules.js';
-import {
-  RECORDING_SINK_CLASS,
-  RECORDING_SYSTEM_CONFIG,
-  recordingSinkDescriptor,
-  recordingSystem,
-} from '../../support/recording-sink.js';
-import { testDynamo, testKafka, uniqueName } from '../../support/services.js';
+  converterRuntime,
+  expectUnknownSchemaDeadLettered,
+  headerText,
+} from '../../support/converter-runtime.js';
+import { expectedOrder, type OrderShape } from '../../support/order-source.js';
+import { uniqueName } from '../../support/services.js';
 import { createTestTopic, readTopicRecords } from '../../support/topic-reader.js';
 import { readWithJavaAvro } from './avro-java-reader.js';
 import { countingRegistryClients, unreachableRegistryUrl } from './registry-support.js';
@@ -59,125 +41,40 @@ function countedAvro(className: string) {
 const writerAvro = countedAvro('test.WriterAvroConverter');
 const readerAvro = countedAvro('test.ReaderAvroConverter');
 
+/** The source's converters: Confluent's AvroConverter, the values' counting its requests. */
+const writerConverters = () => ({
+  'key.converter': AVRO_CONVERTER,
+  'key.converter.schema.registry.url': registryUrl(),
+  'value.converter': 'test.WriterAvroConverter',
+  'value.converter.schema.registry.url': registryUrl(),
+});
+
+/** The sink's converters: the AvroConverter by alias, the values' counting its requests. */
+const readerConverters = () => ({
+  'key.converter': 'avro',
+  'key.converter.schema.registry.url': registryUrl(),
+  'value.converter': 'test.ReaderAvroConverter',
+  'value.converter.schema.registry.url': registryUrl(),
+});
+
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-const text = (bytes: Uint8Array | Buffer | null | undefined) =>
-  bytes === null || bytes === undefined ? null : new TextDecoder().decode(bytes);
+const text = headerText;
 
 describe('AvroConverter through the runtime (real broker, dynalite, registry)', () => {
-  let store: StateStore;
-  let factory: KafkaJsClientFactory;
-
-  beforeAll(async () => {
-    const dynamo = testDynamo();
-    const tableName = uniqueName('state');
-    await ensureTable(dynamo, tableName);
-    store = createDynamoDbStateStore({ client: dynamo, tableName });
-    factory = new KafkaJsClientFactory({
-      brokers: inject('kafkaBrokers'),
-      logLevel: logLevel.NOTHING,
-    });
-  });
-
-  afterAll(async () => {
-    await factory.close();
-  });
-
-  /** An engine of its own (a container) with the test plugins. */
-  const container = () =>
-    testEngine({
-      store,
-      kafka: factory,
-      pluginModules: testPlugins(
-        orderSourceDescriptor,
-        recordingSinkDescriptor,
-        writerAvro.descriptor,
-        readerAvro.descriptor,
-      ),
-      settings: { source: { maxIdleMs: 300, idlePollMs: 50 } },
-    });
+  const runtime = converterRuntime([writerAvro.descriptor, readerAvro.descriptor]);
 
   /** Runs order source `shape` (`total` records to `topic`) for one invocation. */
-  async function runOrderSource(
+  const runOrderSource = (
     topic: string,
     shape: OrderShape,
     total: number,
     extra: Record<string, string> = {},
-  ) {
-    const name = uniqueName(`orders-${shape}`);
-    const config = {
-      name,
-      'connector.class': ORDER_SOURCE_CLASS,
-      topic,
-      shape,
-      total: String(total),
-      'key.converter': AVRO_CONVERTER,
-      'key.converter.schema.registry.url': registryUrl(),
-      'value.converter': 'test.WriterAvroConverter',
-      'value.converter.schema.registry.url': registryUrl(),
-      ...extra,
-    };
-    await store.configs.createConnector(name, config);
-    const { engine, close } = await container();
-    try {
-      const connector = engine.plugins.resolve(ORDER_SOURCE_CLASS, 'source').create();
-      await (connector as SourceConnector).start(config, {
-        requestTaskReconfiguration: () => {},
-        raiseError: () => {},
-      });
-      const taskConfigs = await (connector as SourceConnector).taskConfigs(1);
-      const set = await store.configs.putTaskConfigs(name, taskConfigs, 0);
-      return await runSourceInvocation(engine.source, {
-        connector: name,
-        task: 0,
-        generation: set.tasks[0]?.generation ?? 0,
-        owner: uniqueName('inv'),
-        workerId: 'test',
-        deadline: Date.now() + 60_000,
-      });
-    } finally {
-      await close();
-    }
-  }
+  ) => runtime.runOrderSource(topic, total, { ...writerConverters(), ...extra }, shape);
 
   /** Reads `count` records of `topic` with a recording sink whose values the reader converter reads. */
-  async function readWithSink(topic: string, count: number, extra: Record<string, string> = {}) {
-    const records = await readTopicRecords(topic, count);
-    const name = uniqueName('sink');
-    const system = uniqueName('system');
-    const config = {
-      name,
-      'connector.class': RECORDING_SINK_CLASS,
-      topics: topic,
-      'key.converter': 'avro',
-      'key.converter.schema.registry.url': registryUrl(),
-      'value.converter': 'test.ReaderAvroConverter',
-      'value.converter.schema.registry.url': registryUrl(),
-      [RECORDING_SYSTEM_CONFIG]: system,
-      ...extra,
-    };
-    await store.configs.createConnector(name, config);
-    await store.configs.putTaskConfigs(
-      name,
-      [{ ...config, [TASK_PARTITIONS_KEY]: `${topic}-0` }],
-      0,
-    );
-    const { engine, close } = await container();
-    try {
-      const summary = await runSinkInvocation(engine.sink, {
-        connector: name,
-        records: () =>
-          parseEsmEvent(
-            JSON.parse(JSON.stringify(toEsmEvent(records, { eventSource: 'aws:kafka' }))),
-          ),
-        deadline: Date.now() + 30_000,
-        workerId: 'test',
-      });
-      return { summary, records, committed: recordingSystem(system).committed };
-    } finally {
-      await close();
-    }
-  }
+  const readWithSink = (topic: string, count: number, extra: Record<string, string> = {}) =>
+    runtime.readWithSink(topic, count, { ...readerConverters(), ...extra });
 
   it('writes Avro from a source and reads the same records back in a sink, calling the registry once per schema', async () => {
     const topic = uniqueName('orders');
@@ -284,33 +181,13 @@ describe('AvroConverter through the runtime (real broker, dynalite, registry)', 
     expect(attempts).toBeGreaterThanOrEqual(4);
   });
 
-  it('dead-letters a record whose schema id the registry does not know, with its bytes as consumed', async () => {
-    const topic = uniqueName('orders');
-    const dlq = `${topic}-dlq`;
-    await createTestTopic(topic, 1);
-    await runOrderSource(topic, 'v1', 1);
-    const unknownId = new Uint8Array([0, 0x7f, 0xff, 0xff, 0xf0, 2]);
-    const producer = testKafka().producer();
-    await producer.connect();
-    await producer.send({ topic, messages: [{ key: null, value: Buffer.from(unknownId) }] });
-    await producer.disconnect();
-
-    const { summary, committed } = await readWithSink(topic, 2, {
-      'errors.tolerance': 'all',
-      'errors.deadletterqueue.topic.name': dlq,
-      'errors.deadletterqueue.topic.replication.factor': '1',
-      'errors.deadletterqueue.context.headers.enable': 'true',
+  it('dead-letters a record whose schema id the registry does not know, with its bytes as consumed, and fails the task under errors.tolerance=none', async () => {
+    await expectUnknownSchemaDeadLettered(runtime, {
+      writer: writerConverters(),
+      reader: readerConverters(),
+      unknown: new Uint8Array([0, 0x7f, 0xff, 0xff, 0xf0, 2]),
+      message: /^Failed to deserialize data for topic .* to Avro: .*error code 40403/,
     });
-    const [dead] = await readTopicRecords(dlq, 1);
-
-    expect(summary).toMatchObject({ written: 1, dlq: 1 });
-    expect(committed).toHaveLength(1);
-    expect(new Uint8Array(dead?.value as Uint8Array)).toEqual(unknownId);
-    const headers = new Map(dead?.headers.map((h) => [h.key, text(h.value)]));
-    expect(headers.get('__connect.errors.stage')).toBe('VALUE_CONVERTER');
-    expect(headers.get('__connect.errors.exception.message')).toMatch(
-      new RegExp(`^Failed to deserialize data for topic ${topic} to Avro: .*error code 40403`),
-    );
   });
 
   it('writes records Apache Avro’s Java library reads with the registry’s schema', async () => {

@@ -28,7 +28,23 @@ describe('readAppConfig', () => {
       replicationSlotLagAlarmBytes: 1024 ** 3,
       plugins: [],
       tags: {},
+      glueRegistries: [],
+      glueAutoRegister: false,
     });
+  });
+
+  it('reads the Glue registries every task may use, and whether they may register there', () => {
+    // Act
+    const config = readAppConfig(
+      reader({
+        kafkaBootstrapServers: 'b:1',
+        glueRegistries: 'orders, payments',
+        glueAutoRegister: 'true',
+      }),
+    );
+    // Assess
+    expect(config.glueRegistries).toEqual(['orders', 'payments']);
+    expect(config.glueAutoRegister).toBe(true);
   });
 
   it('reads the databases as security group ids with an optional port, 5432 by default', () => {

@@ -3,7 +3,11 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
 import { CONNECTOR_RESOURCE_TYPE } from '../../../infra/lib/connector.js';
-import { Connector, ServerlessConnect } from '../../../infra/lib/serverless-connect.js';
+import {
+  Connector,
+  ServerlessConnect,
+  type ServerlessConnectProps,
+} from '../../../infra/lib/serverless-connect.js';
 import {
   asArray,
   iamStatements,
@@ -15,7 +19,10 @@ import {
 import { selfManagedPlain } from './variants.js';
 
 /** A deployment and the connectors `declare` adds to its stack, synthesized without bundling. */
-function synth(declare: (stack: Stack, connect: ServerlessConnect) => void) {
+function synth(
+  declare: (stack: Stack, connect: ServerlessConnect) => void,
+  props: ServerlessConnectProps = selfManagedPlain(),
+) {
   const app = new App({
     context: {
       'aws:cdk:bundling-stacks': [],
@@ -23,7 +30,7 @@ function synth(declare: (stack: Stack, connect: ServerlessConnect) => void) {
     },
   });
   const stack = new Stack(app, 'Test', { env: TEST_ENV });
-  const connect = new ServerlessConnect(stack, 'Connect', selfManagedPlain());
+  const connect = new ServerlessConnect(stack, 'Connect', props);
   declare(stack, connect);
   return { app, stack, template: Template.fromStack(stack) };
 }
@@ -469,5 +476,75 @@ describe('Connector with the Glue Schema Registry converter', { timeout: 60_000 
     });
     // Assess
     expect(glueStatements(template, 'ConnectFunctionsSinkTaskRole')).toEqual({});
+  });
+});
+
+describe('the deployment-level Glue Schema Registry grant', { timeout: 60_000 }, () => {
+  /** A deployment whose connectors (created through REST) use `registries`. */
+  const withGlue = (autoRegister?: boolean): ServerlessConnectProps => ({
+    ...selfManagedPlain(),
+    functions: {
+      glueSchemaRegistry: {
+        registries: ['orders-registry', 'payments'],
+        ...(autoRegister === undefined ? {} : { autoRegister }),
+      },
+    },
+  });
+
+  it('lets both task functions read schemas of the listed registries, and no other function', () => {
+    // Act
+    const { template, app } = synth(() => {}, withGlue());
+    // Assess
+    for (const role of ['ConnectFunctionsSourceTaskRole', 'ConnectFunctionsSinkTaskRole']) {
+      const glue = glueStatements(template, role);
+      expect(glue.ConnectorGlueSchemas?.Action).toBe('glue:GetSchemaByDefinition');
+      const resources = JSON.stringify(glue.ConnectorGlueSchemas?.Resource);
+      expect(resources).toContain(':glue:eu-west-1:111122223333:registry/orders-registry');
+      expect(resources).toContain(':glue:eu-west-1:111122223333:schema/payments/*');
+      expect(glue.ConnectorGlueSchemaVersions).toMatchObject({
+        Action: 'glue:GetSchemaVersion',
+        Resource: '*',
+      });
+      expect(glue.ConnectorGlueRegister).toBeUndefined();
+    }
+    for (const role of ['ConnectFunctionsApiRole', 'ConnectFunctionsEnumeratorRole']) {
+      expect(glueStatements(template, role)).toEqual({});
+    }
+    expect(nagViolations(app)).toEqual([]);
+  });
+
+  it('adds registering with autoRegister', () => {
+    // Act
+    const { template, app } = synth(() => {}, withGlue(true));
+    // Assess
+    const glue = glueStatements(template, 'ConnectFunctionsSinkTaskRole');
+    expect(glue.ConnectorGlueRegister).toMatchObject({
+      Action: ['glue:CreateSchema', 'glue:RegisterSchemaVersion'],
+    });
+    expect(asArray(glue.ConnectorGlueRegister?.Resource)).toHaveLength(4);
+    expect(nagViolations(app)).toEqual([]);
+  });
+
+  it('shares its statements with a Connector construct using a Glue converter', () => {
+    // Act
+    const { template } = synth((stack, connect) => {
+      new Connector(stack, 'Lake', {
+        connect,
+        name: 'lake',
+        config: {
+          ...S3_SINK,
+          'value.converter': 'glue-protobuf',
+          'value.converter.registry.name': 'lake-registry',
+        },
+      });
+    }, withGlue());
+    // Assess: one statement per Sid, holding the deployment's registries and the connector's
+    const statements = iamStatements(template).filter(
+      ({ where, statement }) =>
+        where.startsWith('ConnectFunctionsSinkTaskRole') &&
+        statement.Sid === 'ConnectorGlueSchemas',
+    );
+    expect(statements).toHaveLength(1);
+    expect(asArray(statements[0]?.statement.Resource)).toHaveLength(6);
   });
 });

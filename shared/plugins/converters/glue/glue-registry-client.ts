@@ -22,7 +22,7 @@
 import { DataError, RetriableError } from 'serverless-connect/connect';
 import type { AwsConnection } from '../../connectors/aws-connection-config.js';
 import { LruCache } from '../lru-cache.js';
-import type { GlueRegistrySettings } from './glue-avro-converter-config.js';
+import type { GlueRegistrySettings } from './glue-converter-config.js';
 import {
   GlueAlreadyExistsError,
   GlueEntityNotFoundError,

@@ -25,6 +25,13 @@ export interface ParsedProto {
   type(fullName: string): Type;
   /** The full name of the main file's first message. */
   readonly firstMessage: string;
+  /**
+   * Every message of the main file, nested ones included (the entry messages made for `map`
+   * fields too: see {@link mapEntries}), by full name, in declaration order.
+   */
+  readonly allMessages: readonly string[];
+  /** The full names of the entry messages made for `map<K, V>` fields. */
+  readonly mapEntries: ReadonlySet<string>;
 }
 
 function fullNameOf(object: ReflectionObject): string {
@@ -116,9 +123,19 @@ export function parseProto(main: string, dependencies: ReadonlyMap<string, strin
   }
   const first = topLevel[0];
   if (first === undefined) throw new DataError('The Protobuf schema defines no message');
+  const allMessages: string[] = [];
+  const walk = (types: readonly Type[]) => {
+    for (const type of types) {
+      allMessages.push(fullNameOf(type));
+      walk(type.nestedArray.filter((n): n is Type => n instanceof protobuf.Type));
+    }
+  };
+  walk(topLevel);
   return {
     package: pkg,
     firstMessage: fullNameOf(first),
+    allMessages,
+    mapEntries: new Set([...synthetic].map(fullNameOf)),
     messageName(indexes) {
       let types = topLevel;
       let found: Type | undefined;

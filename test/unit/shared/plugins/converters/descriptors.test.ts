@@ -5,6 +5,8 @@ import { BooleanConverter } from '../../../../../shared/plugins/converters/boole
 import { ByteArrayConverter } from '../../../../../shared/plugins/converters/byte-array-converter.js';
 import { converterDescriptors } from '../../../../../shared/plugins/converters/descriptors.js';
 import { GlueAvroConverter } from '../../../../../shared/plugins/converters/glue/glue-avro-converter.js';
+import { GlueJsonSchemaConverter } from '../../../../../shared/plugins/converters/glue/glue-json-schema-converter.js';
+import { GlueProtobufConverter } from '../../../../../shared/plugins/converters/glue/glue-protobuf-converter.js';
 import { JsonConverter } from '../../../../../shared/plugins/converters/json-converter.js';
 import { JsonSchemaConverter } from '../../../../../shared/plugins/converters/json-schema/json-schema-converter.js';
 import {
@@ -117,5 +119,40 @@ describe('converterDescriptors', () => {
     // Assess
     for (const converter of converters) expect(converter).toBeInstanceOf(GlueAvroConverter);
     expect(r.has(className, 'header_converter')).toBe(false);
+  });
+
+  it.each([
+    [
+      'com.amazonaws.services.schemaregistry.kafkaconnect.protobuf.ProtobufSchemaConverter',
+      ['ProtobufSchemaConverter', 'glue-protobuf'],
+      GlueProtobufConverter,
+    ],
+    [
+      'com.amazonaws.services.schemaregistry.kafkaconnect.jsonschema.JsonSchemaConverter',
+      ['glue-json-schema'],
+      GlueJsonSchemaConverter,
+    ],
+  ] as const)(
+    'registers the Glue converter %s under its short names',
+    (className, aliases, type) => {
+      // Prepare
+      const r = registry();
+
+      // Act
+      const converters = [className, ...aliases].map((name) =>
+        r.resolve(name, 'converter').create(),
+      );
+
+      // Assess
+      for (const converter of converters) expect(converter).toBeInstanceOf(type);
+    },
+  );
+
+  it("keeps JsonSchemaConverter Confluent's beside Glue's converter of the same simple name", () => {
+    // Act
+    const converter = registry().resolve('JsonSchemaConverter', 'converter').create();
+
+    // Assess
+    expect(converter).toBeInstanceOf(JsonSchemaConverter);
   });
 });

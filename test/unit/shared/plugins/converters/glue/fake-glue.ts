@@ -68,7 +68,9 @@ export class FakeGlue implements GlueRegistryPort {
     const found = versions.find((v) => v.definition === definition);
     if (found !== undefined)
       return { schemaVersionId: found.id, status: found.statuses[0] as string };
-    return this.#add(schemaId, definition, 'AVRO', [...this.statuses]);
+    // A version has its schema's data format (RegisterSchemaVersion takes none).
+    const dataFormat = versions[0]?.dataFormat ?? 'AVRO';
+    return this.#add(schemaId, definition, dataFormat, [...this.statuses]);
   }
 
   async getSchemaVersion(schemaVersionId: string): Promise<GlueSchemaVersion> {

@@ -4,10 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../../../shared/connect/errors.js';
-import {
-  parseGlueAvroSettings,
-  schemaNameFor,
-} from '../../../../../../shared/plugins/converters/glue/glue-avro-converter-config.js';
+import { parseGlueAvroSettings } from '../../../../../../shared/plugins/converters/glue/glue-avro-converter-config.js';
+import { schemaNameFor } from '../../../../../../shared/plugins/converters/glue/glue-converter-config.js';
 
 describe('Glue Avro converter configuration', () => {
   it("takes the library's defaults", () => {

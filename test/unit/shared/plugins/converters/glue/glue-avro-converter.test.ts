@@ -234,9 +234,7 @@ describe('GlueAvroConverter', () => {
     );
 
     // Assess
-    await expect(failure).rejects.toThrow(
-      `Schema version ${id} is a JSON schema, not an Avro schema`,
-    );
+    await expect(failure).rejects.toThrow(`Schema version ${id} has data format JSON, not AVRO`);
   });
 
   it('reports Glue unreachable as a retriable error, both ways', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPromiseLike } from '../../../../../../shared/connect/converter.js';
 import { DataError, RetriableError } from '../../../../../../shared/connect/errors.js';
-import type { GlueRegistrySettings } from '../../../../../../shared/plugins/converters/glue/glue-avro-converter-config.js';
+import type { GlueRegistrySettings } from '../../../../../../shared/plugins/converters/glue/glue-converter-config.js';
 import {
   FIRST_STATUS_WAIT_MS,
   GlueSchemaRegistryClient,

@@ -50,6 +50,7 @@ import {
 import { frame, unframe } from '../schema-registry/wire-format.js';
 import { utf8Bytes } from '../utf8.js';
 import { jsonSchemaOf } from './from-connect-schema.js';
+import { backwardIncompatibilities } from './json-schema-compatibility.js';
 import {
   JSON_SCHEMA_CONVERTER_CONFIG_DEF,
   type JsonSchemaConverterSettings,
@@ -65,6 +66,8 @@ import { connectSchemaOf } from './to-connect-schema.js';
 interface Writer {
   readonly schema: Schema;
   readonly registered: RegistrySchema;
+  /** The JSON Schema as a tree (for `latest.compatibility.strict`). */
+  readonly root: JsonNode;
   /** The `title`: the record name of the subject name strategies. */
   readonly title: string | null;
 }
@@ -114,10 +117,12 @@ function jsonSchemaFormat(
     recordName: (writer) => writer.title,
     ownTarget: (writer, id) => ({ id, schemaText: writer.registered.schema }),
     latestTarget: (_writer, latest) => ({ id: latest.id, schemaText: latest.schema }),
-    incompatibility: async (writer, latest, { client, subject }) =>
-      (await client.isCompatible(subject, writer.registered, latest.version))
-        ? null
-        : 'the registry finds them incompatible',
+    incompatibility: (writer, latest) => {
+      const update = parseJsonText(latest.schema);
+      if (update === undefined) return 'the latest version is empty';
+      const problems = backwardIncompatibilities(writer.root, update);
+      return problems.length === 0 ? null : problems.join(', ');
+    },
     readPlan: (id, schema) => {
       const root = parseJsonText(schema.schema);
       if (root === undefined) throw new DataError(`Schema ${id} is empty`);
@@ -217,6 +222,7 @@ export class JsonSchemaConverter implements Converter {
     const writer: Writer = {
       schema,
       registered: { schemaType: 'JSON', schema: jsonNodeText(root), references: [] },
+      root,
       title: titleOf(root),
     };
     state.writers.set(schema, writer);

@@ -11,7 +11,13 @@
 #   .schema-registry/registry.pid  the running registry's pid; registry.port its port
 #   .schema-registry/url           http://127.0.0.1:PORT/apis/ccompat/v7 of the running
 #                                  registry, written once it answers (read this, not stdout)
-# Settings: SCHEMA_REGISTRY_PORT (default 18081), SCHEMA_REGISTRY_HOME_DIR (.schema-registry),
+#   .schema-registry/tls/          the HTTPS port's certificates, made by tls.sh at start:
+#                                  ca.pem (a private CA), server.pem/.key, and a client
+#                                  certificate (client.pem/.key, client.p12 with its password in
+#                                  client.p12.password) for clients' key store settings
+#   .schema-registry/tls-url       https://127.0.0.1:TLS_PORT/apis/ccompat/v7, written with url
+# Settings: SCHEMA_REGISTRY_PORT (default 18081), SCHEMA_REGISTRY_TLS_PORT (the port after it;
+# `off` opens no HTTPS port), SCHEMA_REGISTRY_HOME_DIR (.schema-registry),
 # SCHEMA_REGISTRY_HEAP (256m), SCHEMA_REGISTRY_START_TIMEOUT seconds (90).
 # Exit codes of build.sh and start.sh, for callers that explain a failure:
 #   30 no Java 17+, 31 no Maven, 32 the build failed, 33 the port is taken,
@@ -34,6 +40,9 @@ SR_URL_FILE="$SR_HOME_DIR/url"
 SR_PORT="${SCHEMA_REGISTRY_PORT:-18081}"
 SR_HEAP="${SCHEMA_REGISTRY_HEAP:-256m}"
 SR_START_TIMEOUT="${SCHEMA_REGISTRY_START_TIMEOUT:-90}"
+SR_TLS_PORT="${SCHEMA_REGISTRY_TLS_PORT:-$((SR_PORT + 1))}"
+SR_TLS_DIR="$SR_HOME_DIR/tls"
+SR_TLS_URL_FILE="$SR_HOME_DIR/tls-url"
 # The JVM's options: a small heap, and the quick client compiler alone with the serial
 # collector, which start a test service sooner on two busy cores (9 s instead of 13 to 23 s).
 SR_JAVA_OPTS=(-Xmx"$SR_HEAP" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.awt.headless=true)
@@ -82,6 +91,10 @@ sr_answers() {
 
 sr_url() {
   printf 'http://127.0.0.1:%s%s' "$1" "$SR_API_PATH"
+}
+
+sr_tls_url() {
+  printf 'https://127.0.0.1:%s%s' "$1" "$SR_API_PATH"
 }
 
 # Java 17 or newer: JAVA_HOME first, then java on PATH.

@@ -21,7 +21,7 @@ if [ -n "$pid" ]; then
   echo
   exit 0
 fi
-rm -f "$SR_URL_FILE"
+rm -f "$SR_URL_FILE" "$SR_TLS_URL_FILE"
 
 JAVA="$(sr_find_java)" || exit "$SR_EXIT_NO_JAVA"
 bash "$SR_SCRIPTS_DIR/build.sh" || exit $?
@@ -31,7 +31,23 @@ if sr_port_open "$SR_PORT"; then
   exit "$SR_EXIT_PORT_TAKEN"
 fi
 
-sr_log "starting Apicurio Registry 3.0.9 on 127.0.0.1:$SR_PORT"
+# The HTTPS port (unless SCHEMA_REGISTRY_TLS_PORT=off): tls.sh's server certificate, served
+# through Quarkus's TLS registry. No client authentication: Quarkus fixes ssl.client-auth at
+# build time, and Apicurio built with it asks every request (plain HTTP too) for credentials.
+tls=()
+if [ "$SR_TLS_PORT" != off ]; then
+  if sr_port_open "$SR_TLS_PORT"; then
+    sr_log "port $SR_TLS_PORT (HTTPS) is taken by another process; set SCHEMA_REGISTRY_TLS_PORT to a free port, or to off"
+    exit "$SR_EXIT_PORT_TAKEN"
+  fi
+  bash "$SR_SCRIPTS_DIR/tls.sh"
+  tls=(-Dquarkus.http.ssl-port="$SR_TLS_PORT"
+    -Dquarkus.tls.key-store.pem.0.cert="$SR_TLS_DIR/server.pem"
+    -Dquarkus.tls.key-store.pem.0.key="$SR_TLS_DIR/server.key"
+    -Dquarkus.http.insecure-requests=enabled)
+fi
+
+sr_log "starting Apicurio Registry 3.0.9 on 127.0.0.1:$SR_PORT${tls:+ (HTTPS on $SR_TLS_PORT)}"
 detach=()
 if command -v setsid >/dev/null 2>&1; then detach=(setsid); fi
 cds=()
@@ -39,7 +55,7 @@ if [ -s "$SR_CDS_ARCHIVE" ]; then cds=(-XX:SharedArchiveFile="$SR_CDS_ARCHIVE");
 # The host and port override the build-time settings; the runner reads its libraries from
 # target/lib beside it. A stale archive (another JVM) is ignored by the JVM with a warning.
 "${detach[@]}" nohup "$JAVA" "${SR_JAVA_OPTS[@]}" "${cds[@]}" \
-  -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SR_PORT" \
+  -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SR_PORT" "${tls[@]}" \
   -jar "$SR_RUNNER" >"$SR_LOG_FILE" 2>&1 </dev/null &
 pid=$!
 echo "$pid" >"$SR_PID_FILE"
@@ -74,6 +90,7 @@ until sr_answers "$SR_PORT"; do
 done
 trap - TERM INT HUP
 sr_log "ready (pid $pid) on 127.0.0.1:$SR_PORT"
+if [ "${#tls[@]}" -gt 0 ]; then sr_tls_url "$SR_TLS_PORT" >"$SR_TLS_URL_FILE"; fi
 sr_url "$SR_PORT" >"$SR_URL_FILE.tmp" && mv -f "$SR_URL_FILE.tmp" "$SR_URL_FILE"
 sr_url "$SR_PORT"
 echo

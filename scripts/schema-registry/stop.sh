@@ -20,7 +20,7 @@ else
   fi
   sr_log "stopped"
 fi
-rm -f "$SR_PID_FILE" "$SR_PORT_FILE" "$SR_URL_FILE"
+rm -f "$SR_PID_FILE" "$SR_PORT_FILE" "$SR_URL_FILE" "$SR_TLS_URL_FILE"
 if [ "${1:-}" = "--clean" ]; then
   rm -rf "$SR_BUILD_DIR" "$SR_MAVEN_REPO"
   sr_log "build and Maven repository deleted"

@@ -25,6 +25,14 @@ declare module 'vitest' {
      * when no selected test file names `schemaRegistryUrl` (then it is not started).
      */
     schemaRegistryUrl: string;
+    /**
+     * The same API on the registry's HTTPS port (`https://…`, its certificate signed by a private
+     * CA), and the folder of its certificates (ca.pem; a client certificate as client.pem/.key
+     * and client.p12 with client.p12.password): '' when the registry is not started or has no
+     * HTTPS port.
+     */
+    schemaRegistryTlsUrl: string;
+    schemaRegistryTlsDir: string;
   }
 }
 
@@ -85,6 +93,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('motoEndpoint', moto.value.endpoint);
   project.provide('postgresUrl', postgres.value.url);
   project.provide('schemaRegistryUrl', registry.value?.url ?? '');
+  project.provide('schemaRegistryTlsUrl', registry.value?.tlsUrl ?? '');
+  project.provide('schemaRegistryTlsDir', registry.value?.tlsDir ?? '');
   return teardown;
 }
 

@@ -2,7 +2,8 @@
  * The JsonSchemaConverter against the real registry (the project's Apicurio, Confluent's API):
  * a round trip across containers with the registry's version, a compatible change registered as
  * a new version (an incompatible one refused with the registry's 409), RecordNameStrategy's
- * subject as the registry lists it, the schema text as the registry stores it, and an unknown id.
+ * subject as the registry lists it, the schema text as the registry stores it, `use.latest.version`
+ * with its backward compatibility check, and an unknown id.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { DataError } from '../../../shared/connect/errors.js';
@@ -144,6 +145,41 @@ describe('JsonSchemaConverter with the schema registry', () => {
     const back = await container().converter().toConnectData(topic, EMPTY_HEADERS, v2);
     expect(back.schema?.version).toBe(2);
     expect(sameFields(back.value, expectedOrder('v2', 2))).toBe(true);
+    expect(await registryJson(`/subjects/${topic}-value/versions`)).toEqual([1, 2]);
+  });
+
+  it('writes with the latest version under use.latest.version when it can read the record’s schema, and refuses one that cannot (latest.compatibility.strict)', async () => {
+    const topic = uniqueName('orders');
+    const closed = { 'object.additional.properties': 'false' };
+    const registering = container().converter(closed);
+    await written(registering, topic, orderSchema('v1'), expectedOrder('v1', 1));
+    const v2 = await written(registering, topic, orderSchema('v2'), expectedOrder('v2', 2));
+    const retyped = SchemaBuilder.struct()
+      .name('com.example.Order')
+      .field('id', Schemas.STRING)
+      .build();
+    const latest = container().converter({
+      ...closed,
+      'auto.register.schemas': 'false',
+      'use.latest.version': 'true',
+    });
+
+    const v1 = await written(latest, topic, orderSchema('v1'), expectedOrder('v1', 3));
+    const refused = latest.fromConnectData(
+      topic,
+      EMPTY_HEADERS,
+      retyped,
+      new Struct(retyped).put('id', 'x'),
+    );
+    await expect(refused).rejects.toThrow(DataError);
+    await expect(refused).rejects.toThrow(
+      /of type JSON for schema .*#\/properties\/id: TYPE_CHANGED.*Set latest\.compatibility\.strict=false to disable this check/,
+    );
+    const back = await container().converter().toConnectData(topic, EMPTY_HEADERS, v1);
+
+    expect(unframe(v1).schemaId).toBe(unframe(v2).schemaId);
+    expect(back.schema?.version).toBe(2);
+    expect((back.value as Struct).get('coupon')).toBeNull();
     expect(await registryJson(`/subjects/${topic}-value/versions`)).toEqual([1, 2]);
   });
 

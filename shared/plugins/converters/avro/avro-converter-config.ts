@@ -5,26 +5,10 @@
  */
 import { ConfigDef, invalidValue, type Validator } from 'serverless-connect/connect';
 import {
-  type ConverterType,
-  newConverterConfigDef,
-  withConverterType,
-} from '../converter-config.js';
-import {
-  SCHEMA_REGISTRY_CONFIG_DEF,
-  SCHEMAS_CACHE_SIZE_CONFIG,
-  type SchemaRegistrySettings,
-  schemaRegistrySettingsOf,
-} from '../schema-registry/registry-config.js';
-import {
-  SERIALIZER_CONFIG_DEF,
-  type SerializerSettings,
-  serializerSettingsOf,
-} from '../schema-registry/serializer-config.js';
-import {
-  SUBJECT_NAME_STRATEGY_CONFIG_DEF,
-  type SubjectNameStrategy,
-  subjectNameStrategyOf,
-} from '../schema-registry/subject-strategy.js';
+  parseRegistryConverterConfig,
+  type RegistryConverterSettings,
+  registryConverterConfigDef,
+} from '../schema-registry/registry-converter-config.js';
 import type { AvroDataOptions } from './avro-data-options.js';
 
 export const CONNECT_META_DATA_CONFIG = 'connect.meta.data';
@@ -122,22 +106,12 @@ export const AVRO_DATA_CONFIG_DEF: ConfigDef = new ConfigDef()
   );
 
 /** Everything the AvroConverter takes: `converter.type`, the registry, serializer and Avro keys. */
-export const AVRO_CONVERTER_CONFIG_DEF: ConfigDef = newConverterConfigDef()
-  .withAll(SCHEMA_REGISTRY_CONFIG_DEF)
-  .withAll(SERIALIZER_CONFIG_DEF)
-  .withAll(SUBJECT_NAME_STRATEGY_CONFIG_DEF)
-  .withAll(AVRO_DATA_CONFIG_DEF);
+export const AVRO_CONVERTER_CONFIG_DEF: ConfigDef =
+  registryConverterConfigDef(AVRO_DATA_CONFIG_DEF);
 
-/** The parsed configuration of one AvroConverter. */
-export interface AvroConverterSettings {
-  readonly converterType: ConverterType;
-  readonly registry: SchemaRegistrySettings;
-  readonly serializer: SerializerSettings;
-  /** The subject name strategy of the side converted (`key.` or `value.subject.name.strategy`). */
-  readonly subjectNameStrategy: SubjectNameStrategy;
+/** The parsed configuration of one AvroConverter (`cacheSize` also bounds the schema caches). */
+export interface AvroConverterSettings extends RegistryConverterSettings {
   readonly avroData: AvroDataOptions;
-  /** `schemas.cache.size`: also the bound of the Connect ↔ Avro schema caches. */
-  readonly cacheSize: number;
 }
 
 /**
@@ -148,17 +122,17 @@ export function parseAvroConverterSettings(
   props: Readonly<Record<string, string>>,
   isKey: boolean,
 ): AvroConverterSettings {
-  const values = AVRO_CONVERTER_CONFIG_DEF.parse(withConverterType(props, isKey));
+  const { settings, values } = parseRegistryConverterConfig(
+    AVRO_CONVERTER_CONFIG_DEF,
+    props,
+    isKey,
+  );
   return {
-    converterType: values['converter.type'] as ConverterType,
-    registry: schemaRegistrySettingsOf(values, props),
-    serializer: serializerSettingsOf(values),
-    subjectNameStrategy: subjectNameStrategyOf(values, isKey),
+    ...settings,
     avroData: {
       connectMetaData: values[CONNECT_META_DATA_CONFIG] as boolean,
       enhancedSchemaSupport: values[ENHANCED_AVRO_SCHEMA_SUPPORT_CONFIG] as boolean,
       scrubInvalidNames: values[SCRUB_INVALID_NAMES_CONFIG] as boolean,
     },
-    cacheSize: values[SCHEMAS_CACHE_SIZE_CONFIG] as number,
   };
 }

@@ -37,22 +37,15 @@ import {
   type Schema,
   type SchemaAndValue,
 } from 'serverless-connect/connect';
-import { LruCache } from '../lru-cache.js';
 import { conversionError } from '../schema-registry/conversion-error.js';
+import { type RegistryFormat, RegistrySerde } from '../schema-registry/registry-serde.js';
 import {
-  type RegistrySchema,
-  type SchemaRegistryClient,
   type SchemaRegistryClients,
   systemSchemaRegistryClients,
 } from '../schema-registry/schema-registry-client.js';
-import { subjectName } from '../schema-registry/subject-strategy.js';
 import { HEADER_SIZE, unframe, writeHeader } from '../schema-registry/wire-format.js';
 import { type AvroCodec, AvroData, resolutionProblem } from './avro-codec.js';
-import {
-  AVRO_CONVERTER_CONFIG_DEF,
-  type AvroConverterSettings,
-  parseAvroConverterSettings,
-} from './avro-converter-config.js';
+import { AVRO_CONVERTER_CONFIG_DEF, parseAvroConverterSettings } from './avro-converter-config.js';
 import { recordFullName } from './avro-data-options.js';
 import { projectValue } from './project-value.js';
 
@@ -65,16 +58,8 @@ interface WriteTarget {
 
 /** What `configure` builds. */
 interface Configured {
-  readonly settings: AvroConverterSettings;
-  readonly isKey: boolean;
-  readonly client: SchemaRegistryClient;
   readonly avroData: AvroData;
-  /** The id of each (codec, topic) registered or looked up (they never change). */
-  readonly targets: LruCache<AvroCodec, Map<string, WriteTarget>>;
-  /** The reading codec of each (schema id, topic) (the version is the subject's). */
-  readonly readers: LruCache<number, Map<string, AvroCodec>>;
-  /** Whether the record's codec can be read by a latest version's (`latest.compatibility.strict`). */
-  readonly resolutions: WeakMap<AvroCodec, WeakMap<AvroCodec, string | null>>;
+  readonly serde: RegistrySerde<AvroCodec, WriteTarget, AvroCodec>;
 }
 
 /** The last schema written: the next record has it too, most of the time. */
@@ -96,7 +81,6 @@ const serializeFailure = (topic: string) => `Failed to serialize Avro data from 
 const deserializeFailure = (topic: string) =>
   `Failed to deserialize data for topic ${topic} to Avro`;
 
-/** The Avro binary of `value` (of `codec`'s schema) as `target` writes it. */
 /** `value` in Confluent's wire format: the header, then the Avro binary (one allocation). */
 function wireBytes(codec: AvroCodec, target: WriteTarget, value: unknown): Uint8Array {
   const { writer } = target;
@@ -107,19 +91,25 @@ function wireBytes(codec: AvroCodec, target: WriteTarget, value: unknown): Uint8
   return writeHeader(bytes, target.id);
 }
 
-function avroSchemaOf(codec: AvroCodec): RegistrySchema {
-  return { schemaType: 'AVRO', schema: codec.schemaText, references: [] };
-}
-
-/** The Avro schema a registry answered with; DataError for another format or references. */
-function checkedAvro(schema: RegistrySchema, what: string): RegistrySchema {
-  if (schema.schemaType !== 'AVRO') {
-    throw new DataError(`${what} is a ${schema.schemaType} schema, not an Avro schema`);
-  }
-  if (schema.references.length > 0) {
-    throw new DataError(`${what} has schema references, which the AvroConverter does not resolve`);
-  }
-  return schema;
+/** Avro in the registry flow: codecs write and read, a latest version must resolve the record's. */
+function avroFormat(avroData: AvroData): RegistryFormat<AvroCodec, WriteTarget, AvroCodec, void> {
+  const latestCodec = (latest: { schema: string; version: number }) =>
+    avroData.forAvroSchema(latest.schema, latest.version);
+  return {
+    schemaType: 'AVRO',
+    converterName: 'AvroConverter',
+    references: false,
+    unversionedReaders: false,
+    registrySchema: (codec) => ({ schemaType: 'AVRO', schema: codec.schemaText, references: [] }),
+    recordName: (codec) => codec.recordName,
+    ownTarget: (codec, id) => ({ id, writer: codec }),
+    latestTarget: (_codec, latest) => ({ id: latest.id, writer: latestCodec(latest) }),
+    incompatibility: (codec, latest) => resolutionProblem(latestCodec(latest), codec),
+    readPlan: (_id, schema) => ({
+      recordName: recordFullName(schema.schema),
+      reader: (version) => avroData.forAvroSchema(schema.schema, version),
+    }),
+  };
 }
 
 /**
@@ -145,15 +135,9 @@ export class AvroConverter implements Converter {
   /** @throws ConfigError for an invalid config (e.g. no `schema.registry.url`). */
   configure(props: Readonly<Record<string, string>>, isKey: boolean): void {
     const settings = parseAvroConverterSettings(props, isKey);
-    this.#state = {
-      settings,
-      isKey,
-      client: this.#clients.clientFor(settings.registry),
-      avroData: new AvroData({ cacheSize: settings.cacheSize, ...settings.avroData }),
-      targets: new LruCache(settings.cacheSize),
-      readers: new LruCache(settings.cacheSize),
-      resolutions: new WeakMap(),
-    };
+    const avroData = new AvroData({ cacheSize: settings.cacheSize, ...settings.avroData });
+    const client = this.#clients.clientFor(settings.registry);
+    this.#state = { avroData, serde: new RegistrySerde(avroFormat(avroData), client, settings) };
     this.#lastWrite = null;
     this.#lastRead = null;
   }
@@ -190,7 +174,7 @@ export class AvroConverter implements Converter {
         if (!schema.optional) throw new DataError('Found null value for non-optional schema');
         return null; // a tombstone: nothing is registered
       }
-      const target = state.targets.get(codec)?.get(topic);
+      const target = state.serde.cachedTarget(codec, topic);
       if (target !== undefined) {
         this.#lastWrite = { schema, topic, codec, target };
         return wireBytes(codec, target, value);
@@ -215,7 +199,7 @@ export class AvroConverter implements Converter {
       const codec =
         last !== null && last.id === framed.schemaId && last.topic === topic
           ? last.codec
-          : state.readers.get(framed.schemaId)?.get(topic);
+          : state.serde.cachedReader(framed.schemaId, topic);
       if (codec !== undefined) {
         this.#lastRead = { id: framed.schemaId, topic, codec };
         return { schema: codec.connectSchema, value: codec.decode(framed.payload) };
@@ -238,69 +222,11 @@ export class AvroConverter implements Converter {
     value: unknown,
   ): Promise<Uint8Array> {
     try {
-      const target = await this.#writeTarget(state, topic, codec);
+      const target = await state.serde.target(codec, topic);
       return wireBytes(codec, target, value);
     } catch (error) {
       throw conversionError(serializeFailure(topic), error);
     }
-  }
-
-  /** The id and writer of `codec`'s values in `topic`, from the registry. */
-  async #writeTarget(state: Configured, topic: string, codec: AvroCodec): Promise<WriteTarget> {
-    const { settings, client, isKey } = state;
-    const subject = subjectName(settings.subjectNameStrategy, topic, isKey, codec.recordName);
-    const options = { normalize: settings.serializer.normalize };
-    let target: WriteTarget;
-    switch (settings.serializer.mode) {
-      case 'auto-register':
-        target = {
-          id: await client.register(subject, avroSchemaOf(codec), options),
-          writer: codec,
-        };
-        break;
-      case 'lookup':
-        target = {
-          id: (await client.lookup(subject, avroSchemaOf(codec), options)).id,
-          writer: codec,
-        };
-        break;
-      case 'use-latest':
-        // Never remembered here: the latest version changes (the client caches it for a while).
-        return this.#latestTarget(state, subject, codec);
-    }
-    let byTopic = state.targets.get(codec);
-    if (byTopic === undefined) {
-      byTopic = new Map();
-      state.targets.set(codec, byTopic);
-    }
-    byTopic.set(topic, target);
-    return target;
-  }
-
-  /** The subject's latest version as the writer (`use.latest.version`). */
-  async #latestTarget(state: Configured, subject: string, codec: AvroCodec): Promise<WriteTarget> {
-    const latest = await state.client.latest(subject);
-    const what = `The latest version (${latest.version}) of subject ${subject}`;
-    const writer = state.avroData.forAvroSchema(checkedAvro(latest, what).schema, latest.version);
-    if (state.settings.serializer.latestCompatibilityStrict) {
-      let byWriter = state.resolutions.get(writer);
-      if (byWriter === undefined) {
-        byWriter = new WeakMap();
-        state.resolutions.set(writer, byWriter);
-      }
-      let problem = byWriter.get(codec);
-      if (problem === undefined) {
-        problem = resolutionProblem(writer, codec);
-        byWriter.set(codec, problem);
-      }
-      if (problem !== null) {
-        throw new DataError(
-          `Incompatible schema ${writer.schemaText} for schema ${codec.schemaText}: ${problem}. ` +
-            'Set latest.compatibility.strict=false to disable this check',
-        );
-      }
-    }
-    return { id: latest.id, writer };
   }
 
   async #deserialize(
@@ -310,22 +236,7 @@ export class AvroConverter implements Converter {
     payload: Uint8Array,
   ): Promise<SchemaAndValue> {
     try {
-      const { settings, client, isKey } = state;
-      const schema = checkedAvro(await client.schemaById(id), `Schema ${id}`);
-      const subject = subjectName(
-        settings.subjectNameStrategy,
-        topic,
-        isKey,
-        recordFullName(schema.schema),
-      );
-      const { version } = await client.lookup(subject, schema);
-      const codec = state.avroData.forAvroSchema(schema.schema, version);
-      let byTopic = state.readers.get(id);
-      if (byTopic === undefined) {
-        byTopic = new Map();
-        state.readers.set(id, byTopic);
-      }
-      byTopic.set(topic, codec);
+      const codec = await state.serde.reader(id, topic, topic, undefined);
       this.#lastRead = { id, topic, codec };
       return { schema: codec.connectSchema, value: codec.decode(payload) };
     } catch (error) {

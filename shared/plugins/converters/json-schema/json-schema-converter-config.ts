@@ -6,28 +6,12 @@
  * modules' (`../schema-registry/`), as the AvroConverter's are.
  */
 import { ConfigDef, invalidValue, type Validator } from 'serverless-connect/connect';
-import {
-  type ConverterType,
-  newConverterConfigDef,
-  withConverterType,
-} from '../converter-config.js';
 import type { DecimalFormat } from '../json-encode.js';
 import {
-  SCHEMA_REGISTRY_CONFIG_DEF,
-  SCHEMAS_CACHE_SIZE_CONFIG,
-  type SchemaRegistrySettings,
-  schemaRegistrySettingsOf,
-} from '../schema-registry/registry-config.js';
-import {
-  SERIALIZER_CONFIG_DEF,
-  type SerializerSettings,
-  serializerSettingsOf,
-} from '../schema-registry/serializer-config.js';
-import {
-  SUBJECT_NAME_STRATEGY_CONFIG_DEF,
-  type SubjectNameStrategy,
-  subjectNameStrategyOf,
-} from '../schema-registry/subject-strategy.js';
+  parseRegistryConverterConfig,
+  type RegistryConverterSettings,
+  registryConverterConfigDef,
+} from '../schema-registry/registry-converter-config.js';
 
 export const DECIMAL_FORMAT_CONFIG = 'decimal.format';
 export const OBJECT_ADDITIONAL_PROPERTIES_CONFIG = 'object.additional.properties';
@@ -105,24 +89,15 @@ export const JSON_SCHEMA_DATA_CONFIG_DEF: ConfigDef = new ConfigDef()
   });
 
 /** Everything the JsonSchemaConverter takes: `converter.type`, the registry, serializer and JSON Schema keys. */
-export const JSON_SCHEMA_CONVERTER_CONFIG_DEF: ConfigDef = newConverterConfigDef()
-  .withAll(SCHEMA_REGISTRY_CONFIG_DEF)
-  .withAll(SERIALIZER_CONFIG_DEF)
-  .withAll(SUBJECT_NAME_STRATEGY_CONFIG_DEF)
-  .withAll(JSON_SCHEMA_DATA_CONFIG_DEF);
+export const JSON_SCHEMA_CONVERTER_CONFIG_DEF: ConfigDef = registryConverterConfigDef(
+  JSON_SCHEMA_DATA_CONFIG_DEF,
+);
 
-/** The parsed configuration of one JsonSchemaConverter. */
-export interface JsonSchemaConverterSettings {
-  readonly converterType: ConverterType;
-  readonly registry: SchemaRegistrySettings;
-  readonly serializer: SerializerSettings;
-  /** The subject name strategy of the side converted (`key.` or `value.subject.name.strategy`). */
-  readonly subjectNameStrategy: SubjectNameStrategy;
+/** The parsed configuration of one JsonSchemaConverter (`cacheSize` also bounds its caches). */
+export interface JsonSchemaConverterSettings extends RegistryConverterSettings {
   readonly data: JsonSchemaDataOptions;
   /** `json.fail.invalid.schema`: validate each payload against its schema, both ways. */
   readonly validate: boolean;
-  /** `schemas.cache.size`: also the bound of the converter's own schema caches. */
-  readonly cacheSize: number;
 }
 
 /**
@@ -133,18 +108,18 @@ export function parseJsonSchemaConverterSettings(
   props: Readonly<Record<string, string>>,
   isKey: boolean,
 ): JsonSchemaConverterSettings {
-  const values = JSON_SCHEMA_CONVERTER_CONFIG_DEF.parse(withConverterType(props, isKey));
+  const { settings, values } = parseRegistryConverterConfig(
+    JSON_SCHEMA_CONVERTER_CONFIG_DEF,
+    props,
+    isKey,
+  );
   return {
-    converterType: values['converter.type'] as ConverterType,
-    registry: schemaRegistrySettingsOf(values, props),
-    serializer: serializerSettingsOf(values),
-    subjectNameStrategy: subjectNameStrategyOf(values, isKey),
+    ...settings,
     data: {
       decimalFormat: String(values[DECIMAL_FORMAT_CONFIG]).toUpperCase() as DecimalFormat,
       allowAdditionalProperties: values[OBJECT_ADDITIONAL_PROPERTIES_CONFIG] as boolean,
       useOptionalForNonRequired: values[USE_OPTIONAL_FOR_NON_REQUIRED_CONFIG] as boolean,
     },
     validate: values[FAIL_INVALID_SCHEMA_CONFIG] as boolean,
-    cacheSize: values[SCHEMAS_CACHE_SIZE_CONFIG] as number,
   };
 }

@@ -41,16 +41,16 @@ import {
 import { type JsonNode, parseJson, parseJsonText } from '../json-text.js';
 import { LruCache } from '../lru-cache.js';
 import { conversionError } from '../schema-registry/conversion-error.js';
+import { type RegistryFormat, RegistrySerde } from '../schema-registry/registry-serde.js';
 import {
   type RegistrySchema,
-  type SchemaRegistryClient,
   type SchemaRegistryClients,
   systemSchemaRegistryClients,
 } from '../schema-registry/schema-registry-client.js';
-import { subjectName } from '../schema-registry/subject-strategy.js';
 import { frame, unframe } from '../schema-registry/wire-format.js';
 import { utf8Bytes } from '../utf8.js';
 import { jsonSchemaOf } from './from-connect-schema.js';
+import { backwardIncompatibilities } from './json-schema-compatibility.js';
 import {
   JSON_SCHEMA_CONVERTER_CONFIG_DEF,
   type JsonSchemaConverterSettings,
@@ -66,6 +66,8 @@ import { connectSchemaOf } from './to-connect-schema.js';
 interface Writer {
   readonly schema: Schema;
   readonly registered: RegistrySchema;
+  /** The JSON Schema as a tree (for `latest.compatibility.strict`). */
+  readonly root: JsonNode;
   /** The `title`: the record name of the subject name strategies. */
   readonly title: string | null;
 }
@@ -84,14 +86,9 @@ interface Reader {
 
 interface Configured {
   readonly settings: JsonSchemaConverterSettings;
-  readonly isKey: boolean;
-  readonly client: SchemaRegistryClient;
   readonly validator: JsonSchemaValidator | null;
   readonly writers: LruCache<Schema, Writer>;
-  readonly targets: LruCache<Writer, Map<string, WriteTarget>>;
-  readonly readers: LruCache<number, Map<string, Reader>>;
-  /** The registry's compatibility answers for `use.latest.version` (by subject, id, text). */
-  readonly compatible: LruCache<string, boolean>;
+  readonly serde: RegistrySerde<Writer, WriteTarget, Reader>;
 }
 
 const serializeFailure = (topic: string) =>
@@ -104,26 +101,40 @@ function titleOf(root: JsonNode | undefined): string | null {
   return typeof title === 'string' ? title : null;
 }
 
-/** The JSON Schema a registry answered with; DataError for another format or references. */
-function checkedJson(schema: RegistrySchema, what: string): RegistrySchema {
-  if (schema.schemaType !== 'JSON') {
-    throw new DataError(`${what} is a ${schema.schemaType} schema, not a JSON schema`);
-  }
-  if (schema.references.length > 0) {
-    throw new DataError(
-      `${what} has schema references, which the JsonSchemaConverter does not resolve`,
-    );
-  }
-  return schema;
-}
-
-function getOrAdd<K, T>(cache: LruCache<K, Map<string, T>>, key: K): Map<string, T> {
-  let byTopic = cache.get(key);
-  if (byTopic === undefined) {
-    byTopic = new Map();
-    cache.set(key, byTopic);
-  }
-  return byTopic;
+/**
+ * JSON Schema in the registry flow: values are framed with the id of the schema they are
+ * validated against; a latest version must be backward compatible with the record's schema.
+ */
+function jsonSchemaFormat(
+  settings: JsonSchemaConverterSettings,
+): RegistryFormat<Writer, WriteTarget, Reader, void> {
+  return {
+    schemaType: 'JSON',
+    converterName: 'JsonSchemaConverter',
+    references: false,
+    unversionedReaders: false,
+    registrySchema: (writer) => writer.registered,
+    recordName: (writer) => writer.title,
+    ownTarget: (writer, id) => ({ id, schemaText: writer.registered.schema }),
+    latestTarget: (_writer, latest) => ({ id: latest.id, schemaText: latest.schema }),
+    incompatibility: (writer, latest) => {
+      const update = parseJsonText(latest.schema);
+      if (update === undefined) return 'the latest version is empty';
+      const problems = backwardIncompatibilities(writer.root, update);
+      return problems.length === 0 ? null : problems.join(', ');
+    },
+    readPlan: (id, schema) => {
+      const root = parseJsonText(schema.schema);
+      if (root === undefined) throw new DataError(`Schema ${id} is empty`);
+      return {
+        recordName: titleOf(root),
+        reader: (version) => ({
+          schema: connectSchemaOf(root, version, settings.data),
+          schemaText: schema.schema,
+        }),
+      };
+    },
+  };
 }
 
 /**
@@ -147,16 +158,12 @@ export class JsonSchemaConverter implements Converter {
   /** @throws ConfigError for an invalid config (e.g. no `schema.registry.url`). */
   configure(props: Readonly<Record<string, string>>, isKey: boolean): void {
     const settings = parseJsonSchemaConverterSettings(props, isKey);
-    const size = settings.cacheSize;
+    const client = this.#clients.clientFor(settings.registry);
     this.#state = {
       settings,
-      isKey,
-      client: this.#clients.clientFor(settings.registry),
-      validator: settings.validate ? new JsonSchemaValidator(size) : null,
-      writers: new LruCache(size),
-      targets: new LruCache(size),
-      readers: new LruCache(size),
-      compatible: new LruCache(size),
+      validator: settings.validate ? new JsonSchemaValidator(settings.cacheSize) : null,
+      writers: new LruCache(settings.cacheSize),
+      serde: new RegistrySerde(jsonSchemaFormat(settings), client, settings),
     };
   }
 
@@ -177,7 +184,7 @@ export class JsonSchemaConverter implements Converter {
       json = writeJsonValue(schema, value, state.settings.data.decimalFormat);
       if (json === undefined) return null; // a required schema's null: no bytes, as Confluent
       writer = this.#writer(state, schema);
-      const target = state.targets.get(writer)?.get(topic);
+      const target = state.serde.cachedTarget(writer, topic);
       if (target !== undefined) return this.#framed(state, target, json);
     } catch (error) {
       throw conversionError(serializeFailure(topic), error);
@@ -195,7 +202,7 @@ export class JsonSchemaConverter implements Converter {
     let framed: ReturnType<typeof unframe>;
     try {
       framed = unframe(bytes);
-      const reader = state.readers.get(framed.schemaId)?.get(topic);
+      const reader = state.serde.cachedReader(framed.schemaId, topic);
       if (reader !== undefined) return this.#read(state, reader, framed.payload);
     } catch (error) {
       throw conversionError(deserializeFailure(topic), error);
@@ -215,6 +222,7 @@ export class JsonSchemaConverter implements Converter {
     const writer: Writer = {
       schema,
       registered: { schemaType: 'JSON', schema: jsonNodeText(root), references: [] },
+      root,
       title: titleOf(root),
     };
     state.writers.set(schema, writer);
@@ -233,61 +241,11 @@ export class JsonSchemaConverter implements Converter {
     json: string,
   ): Promise<Uint8Array> {
     try {
-      const target = await this.#writeTarget(state, topic, writer);
+      const target = await state.serde.target(writer, topic);
       return this.#framed(state, target, json);
     } catch (error) {
       throw conversionError(serializeFailure(topic), error);
     }
-  }
-
-  /** The id (and schema) values of `writer` are framed with in `topic`, from the registry. */
-  async #writeTarget(state: Configured, topic: string, writer: Writer): Promise<WriteTarget> {
-    const { settings, client, isKey } = state;
-    const subject = subjectName(settings.subjectNameStrategy, topic, isKey, writer.title);
-    const options = { normalize: settings.serializer.normalize };
-    const schemaText = writer.registered.schema;
-    let id: number;
-    switch (settings.serializer.mode) {
-      case 'auto-register':
-        id = await client.register(subject, writer.registered, options);
-        break;
-      case 'lookup':
-        id = (await client.lookup(subject, writer.registered, options)).id;
-        break;
-      case 'use-latest':
-        // Never remembered here: the latest version changes (the client caches it for a while).
-        return this.#latestTarget(state, subject, writer);
-    }
-    const target = { id, schemaText };
-    getOrAdd(state.targets, writer).set(topic, target);
-    return target;
-  }
-
-  /**
-   * The subject's latest version (`use.latest.version`). With `latest.compatibility.strict`,
-   * the registry is asked whether the record's schema is compatible with it (once per schema
-   * and latest version).
-   */
-  async #latestTarget(state: Configured, subject: string, writer: Writer): Promise<WriteTarget> {
-    const { client, compatible, settings } = state;
-    const latest = await client.latest(subject);
-    const what = `The latest version (${latest.version}) of subject ${subject}`;
-    checkedJson(latest, what);
-    if (settings.serializer.latestCompatibilityStrict) {
-      const key = `${subject}\0${latest.id}\0${writer.registered.schema}`;
-      let ok = compatible.get(key);
-      if (ok === undefined) {
-        ok = await client.isCompatible(subject, writer.registered, latest.version);
-        compatible.set(key, ok);
-      }
-      if (!ok) {
-        throw new DataError(
-          `Incompatible schema ${latest.schema} of type JSON for schema ${writer.registered.schema}. ` +
-            'Set latest.compatibility.strict=false to disable this check',
-        );
-      }
-    }
-    return { id: latest.id, schemaText: latest.schema };
   }
 
   #read(state: Configured, reader: Reader, payload: Uint8Array): SchemaAndValue {
@@ -304,17 +262,7 @@ export class JsonSchemaConverter implements Converter {
     payload: Uint8Array,
   ): Promise<SchemaAndValue> {
     try {
-      const { settings, client, isKey } = state;
-      const registered = checkedJson(await client.schemaById(id), `Schema ${id}`);
-      const root = parseJsonText(registered.schema);
-      if (root === undefined) throw new DataError(`Schema ${id} is empty`);
-      const subject = subjectName(settings.subjectNameStrategy, topic, isKey, titleOf(root));
-      const { version } = await client.lookup(subject, registered);
-      const reader: Reader = {
-        schema: connectSchemaOf(root, version, settings.data),
-        schemaText: registered.schema,
-      };
-      getOrAdd(state.readers, id).set(topic, reader);
+      const reader = await state.serde.reader(id, topic, topic, undefined);
       return this.#read(state, reader, payload);
     } catch (error) {
       throw conversionError(deserializeFailure(topic), error);

@@ -4,13 +4,11 @@
  * (`ProtobufDataConfig`).
  */
 import { ConfigDef, invalidValue } from 'serverless-connect/connect';
-import { newConverterConfigDef } from '../converter-config.js';
 import {
-  SCHEMA_REGISTRY_CONFIG_DEF,
-  SCHEMAS_CACHE_SIZE_CONFIG,
-} from '../schema-registry/registry-config.js';
-import { SERIALIZER_CONFIG_DEF } from '../schema-registry/serializer-config.js';
-import { SUBJECT_NAME_STRATEGY_CONFIG_DEF } from '../schema-registry/subject-strategy.js';
+  parseRegistryConverterConfig,
+  type RegistryConverterSettings,
+  registryConverterConfigDef,
+} from '../schema-registry/registry-converter-config.js';
 import type { ProtobufDataSettings } from './protobuf-data.js';
 import {
   DEFAULT_PROTOBUF_DATA_OPTIONS,
@@ -85,19 +83,26 @@ function dataConfigDef(): ConfigDef {
 }
 
 /** Every key of the ProtobufConverter. */
-export const PROTOBUF_CONVERTER_CONFIG_DEF: ConfigDef = newConverterConfigDef()
-  .withAll(SCHEMA_REGISTRY_CONFIG_DEF)
-  .withAll(SUBJECT_NAME_STRATEGY_CONFIG_DEF)
-  .withAll(SERIALIZER_CONFIG_DEF)
-  .withAll(dataConfigDef());
+export const PROTOBUF_CONVERTER_CONFIG_DEF: ConfigDef = registryConverterConfigDef(dataConfigDef());
+
+/** The parsed configuration of one ProtobufConverter. */
+export interface ProtobufConverterSettings extends RegistryConverterSettings {
+  readonly data: ProtobufDataSettings;
+}
 
 /**
- * The mapping's settings of parsed config `values`.
- * @throws ConfigError for a key of Confluent's this port refuses.
+ * Parses a ProtobufConverter config for keys (`isKey`) or values.
+ * @throws ConfigError naming the offending key, or a key of Confluent's this port refuses.
  */
-export function protobufDataSettingsOf(
-  values: Readonly<Record<string, unknown>>,
-): ProtobufDataSettings {
+export function parseProtobufConverterSettings(
+  props: Readonly<Record<string, string>>,
+  isKey: boolean,
+): ProtobufConverterSettings {
+  const { settings, values } = parseRegistryConverterConfig(
+    PROTOBUF_CONVERTER_CONFIG_DEF,
+    props,
+    isKey,
+  );
   for (const name of UNSUPPORTED_TRUE) {
     if (values[name] === true) {
       throw invalidValue(name, true, 'not supported by this converter');
@@ -106,7 +111,7 @@ export function protobufDataSettingsOf(
   const options: Record<string, unknown> = {};
   for (const [name, option] of DATA_KEYS) options[option] = values[name] === true;
   return {
-    ...(options as unknown as ProtobufDataOptions),
-    cacheSize: (values[SCHEMAS_CACHE_SIZE_CONFIG] as number | undefined) ?? 1000,
+    ...settings,
+    data: { ...(options as unknown as ProtobufDataOptions), cacheSize: settings.cacheSize },
   };
 }

@@ -24,52 +24,109 @@ import {
   type Schema,
   type SchemaAndValue,
 } from 'serverless-connect/connect';
-import { withConverterType } from '../converter-config.js';
-import { LruCache } from '../lru-cache.js';
-import { ErrorCodes, SchemaRegistryRequestError } from '../schema-registry/errors.js';
-import { schemaRegistrySettingsOf } from '../schema-registry/registry-config.js';
+import { SchemaRegistryRequestError } from '../schema-registry/errors.js';
+import { type RegistryFormat, RegistrySerde } from '../schema-registry/registry-serde.js';
 import {
   type RegistrySchema,
   type SchemaRegistryClient,
   type SchemaRegistryClients,
   systemSchemaRegistryClients,
 } from '../schema-registry/schema-registry-client.js';
-import {
-  type SerializerSettings,
-  serializerSettingsOf,
-} from '../schema-registry/serializer-config.js';
-import {
-  type SubjectNameStrategy,
-  subjectName,
-  subjectNameStrategyOf,
-} from '../schema-registry/subject-strategy.js';
 import { frameProtobuf, unframeProtobuf } from './message-indexes.js';
 import type { ParsedProto } from './proto-root.js';
 import {
   PROTOBUF_CONVERTER_CONFIG_DEF,
-  protobufDataSettingsOf,
+  parseProtobufConverterSettings,
 } from './protobuf-converter-config.js';
-import { ProtobufData, type ProtobufWriter } from './protobuf-data.js';
+import { ProtobufData, type ProtobufReader, type ProtobufWriter } from './protobuf-data.js';
 
 /** What a converter is built from; tests pass their own registry clients. */
 export interface ProtobufConverterDeps {
   readonly clients?: SchemaRegistryClients;
 }
 
+/** Where values of one Connect schema go: the id, and the writer of that schema's message. */
+interface WriteTarget {
+  readonly id: number;
+  readonly writer: ProtobufWriter;
+}
+
 interface Configured {
-  readonly isKey: boolean;
-  readonly client: SchemaRegistryClient;
   readonly data: ProtobufData;
-  readonly strategy: SubjectNameStrategy;
-  readonly serializer: SerializerSettings;
-  /** `latest.compatibility.strict` answers, by subject, latest id and schema text. */
-  readonly compatible: LruCache<string, boolean>;
+  /** Writers are Connect schemas; readers are told apart by the message indexes. */
+  readonly serde: RegistrySerde<Schema, WriteTarget, ProtobufReader, readonly number[]>;
 }
 
 /** Adds the topic to a mapping error's message, as Confluent's converter does. */
 function withTopic(error: unknown, what: string): unknown {
   if (!(error instanceof DataError) || error instanceof SchemaRegistryRequestError) return error;
   return new DataError(`${what}: ${error.message}`, { cause: error });
+}
+
+/** Schema `id` parsed, with the texts of its references fetched on first use. */
+async function parsedSchema(
+  data: ProtobufData,
+  client: SchemaRegistryClient,
+  id: number,
+  schema: RegistrySchema,
+): Promise<ParsedProto> {
+  const key = String(id);
+  const cached = data.parsed(key);
+  if (cached !== undefined) return cached;
+  const dependencies = new Map<string, string>();
+  const pending = [...schema.references];
+  while (pending.length > 0) {
+    const reference = pending.shift();
+    if (reference === undefined || dependencies.has(reference.name)) continue;
+    const referenced = await client.version(reference.subject, reference.version);
+    dependencies.set(reference.name, referenced.schema);
+    pending.push(...referenced.references);
+  }
+  return data.parse(key, schema.schema, dependencies);
+}
+
+/**
+ * Protobuf in the registry flow: a Connect schema's .proto is registered; a latest version is
+ * written as the message of the same name (fields matched by name) and checked by the registry
+ * (`latest.compatibility.strict`); readers resolve references and pick the message by indexes.
+ */
+function protobufFormat(
+  data: ProtobufData,
+): RegistryFormat<Schema, WriteTarget, ProtobufReader, readonly number[]> {
+  const registrySchema = (schema: Schema): RegistrySchema => ({
+    schemaType: 'PROTOBUF',
+    schema: data.forConnectSchema(schema).schemaText,
+    references: [],
+  });
+  return {
+    schemaType: 'PROTOBUF',
+    converterName: 'ProtobufConverter',
+    references: true,
+    unversionedReaders: true,
+    registrySchema,
+    recordName: (schema) => data.forConnectSchema(schema).messageName,
+    ownTarget: (schema, id) => ({ id, writer: data.forConnectSchema(schema) }),
+    latestTarget: async (schema, latest, { client }) => {
+      const parsed = await parsedSchema(data, client, latest.id, latest);
+      const { messageName } = data.forConnectSchema(schema);
+      return {
+        id: latest.id,
+        writer: data.writerFor(String(latest.id), parsed, messageName, schema),
+      };
+    },
+    incompatibility: async (schema, latest, { client, subject }) =>
+      (await client.isCompatible(subject, registrySchema(schema), latest.version))
+        ? null
+        : `the registry finds it incompatible with version ${latest.version} of ${subject}`,
+    readPlan: async (id, schema, indexes, client) => {
+      const parsed = await parsedSchema(data, client, id, schema);
+      const messageName = parsed.messageName(indexes);
+      return {
+        recordName: messageName,
+        reader: (version) => data.reader(String(id), parsed, messageName, version),
+      };
+    },
+  };
 }
 
 /** Confluent's ProtobufConverter (class name `io.confluent.connect.protobuf.ProtobufConverter`). */
@@ -82,17 +139,10 @@ export class ProtobufConverter {
   }
 
   configure(props: Readonly<Record<string, string>>, isKey: boolean): void {
-    const values = PROTOBUF_CONVERTER_CONFIG_DEF.parse(withConverterType(props, isKey));
-    const settings = schemaRegistrySettingsOf(values, props);
-    const dataSettings = protobufDataSettingsOf(values);
-    this.#configured = {
-      isKey,
-      client: (this.#clients ?? systemSchemaRegistryClients()).clientFor(settings),
-      data: new ProtobufData(dataSettings),
-      strategy: subjectNameStrategyOf(values, isKey),
-      serializer: serializerSettingsOf(values),
-      compatible: new LruCache(dataSettings.cacheSize),
-    };
+    const settings = parseProtobufConverterSettings(props, isKey);
+    const data = new ProtobufData(settings.data);
+    const client = (this.#clients ?? systemSchemaRegistryClients()).clientFor(settings.registry);
+    this.#configured = { data, serde: new RegistrySerde(protobufFormat(data), client, settings) };
   }
 
   config(): ConfigDef {
@@ -117,71 +167,19 @@ export class ProtobufConverter {
     value: unknown,
   ): Promise<Uint8Array | null> {
     if (value === null || value === undefined) return null;
-    const state = this.#state();
+    const { serde } = this.#state();
     try {
       if (schema === null) {
         throw new DataError(
           'Schemaless values are not supported: the Protobuf converter needs a schema',
         );
       }
-      const writer = state.data.forConnectSchema(schema);
-      const subject = subjectName(state.strategy, topic, state.isKey, writer.messageName);
-      const registrySchema: RegistrySchema = {
-        schemaType: 'PROTOBUF',
-        schema: writer.schemaText,
-        references: [],
-      };
-      const normalize = { normalize: state.serializer.normalize };
-      if (state.serializer.mode === 'use-latest') {
-        return await this.#withLatest(state, subject, registrySchema, writer, schema, value);
-      }
-      const payload = writer.encode(value);
-      const id =
-        state.serializer.mode === 'auto-register'
-          ? await state.client.register(subject, registrySchema, normalize)
-          : (await state.client.lookup(subject, registrySchema, normalize)).id;
-      return frameProtobuf(id, writer.indexes, payload);
+      const { id, writer } =
+        serde.cachedTarget(schema, topic) ?? (await serde.target(schema, topic));
+      return frameProtobuf(id, writer.indexes, writer.encode(value));
     } catch (error) {
       throw withTopic(error, `Failed to serialize Protobuf data from topic ${topic}`);
     }
-  }
-
-  async #withLatest(
-    state: Configured,
-    subject: string,
-    own: RegistrySchema,
-    writer: ProtobufWriter,
-    schema: Schema,
-    value: unknown,
-  ): Promise<Uint8Array> {
-    const latest = await state.client.latest(subject);
-    if (latest.schemaType !== 'PROTOBUF') {
-      throw new DataError(
-        `The latest schema of subject ${subject} is ${latest.schemaType}, not PROTOBUF`,
-      );
-    }
-    if (state.serializer.latestCompatibilityStrict && latest.schema !== own.schema) {
-      const key = `${subject}\0${latest.id}\0${own.schema}`;
-      let compatible = state.compatible.get(key);
-      if (compatible === undefined) {
-        compatible = await state.client.isCompatible(subject, own, latest.version);
-        state.compatible.set(key, compatible);
-      }
-      if (!compatible) {
-        throw new DataError(
-          `The record's schema is not compatible with the latest version (${latest.version}, ` +
-            `id ${latest.id}) of subject ${subject} (latest.compatibility.strict=true)`,
-        );
-      }
-    }
-    const parsed = await this.#parsed(state, latest.id, latest);
-    const latestWriter = state.data.writerFor(
-      String(latest.id),
-      parsed,
-      writer.messageName,
-      schema,
-    );
-    return frameProtobuf(latest.id, latestWriter.indexes, latestWriter.encode(value));
   }
 
   /**
@@ -196,56 +194,15 @@ export class ProtobufConverter {
     bytes: Uint8Array | null,
   ): Promise<SchemaAndValue> {
     if (bytes === null) return NULL_SCHEMA_AND_VALUE;
-    const state = this.#state();
+    const { serde } = this.#state();
     try {
       const { schemaId, indexes, payload } = unframeProtobuf(bytes);
-      const registrySchema = await state.client.schemaById(schemaId);
-      if (registrySchema.schemaType !== 'PROTOBUF') {
-        throw new DataError(`Schema ${schemaId} is ${registrySchema.schemaType}, not PROTOBUF`);
-      }
-      const parsed = await this.#parsed(state, schemaId, registrySchema);
-      const messageName = parsed.messageName(indexes);
-      const subject = subjectName(state.strategy, topic, state.isKey, messageName);
-      const version = await this.#version(state, subject, registrySchema);
-      const reader = state.data.reader(String(schemaId), parsed, messageName, version);
+      const key = `${topic}\0${indexes.join(',')}`;
+      const reader =
+        serde.cachedReader(schemaId, key) ?? (await serde.reader(schemaId, topic, key, indexes));
       return { schema: reader.connectSchema, value: reader.decode(payload) };
     } catch (error) {
       throw withTopic(error, `Failed to deserialize data for topic ${topic} to Protobuf`);
     }
-  }
-
-  /** The schema's version under `subject` (Connect's schema version); `null` when not there. */
-  async #version(
-    state: Configured,
-    subject: string,
-    schema: RegistrySchema,
-  ): Promise<number | null> {
-    try {
-      return (await state.client.lookup(subject, schema)).version;
-    } catch (error) {
-      const notFound =
-        error instanceof SchemaRegistryRequestError &&
-        (error.errorCode === ErrorCodes.SUBJECT_NOT_FOUND ||
-          error.errorCode === ErrorCodes.SCHEMA_NOT_FOUND);
-      if (notFound) return null;
-      throw error;
-    }
-  }
-
-  /** Schema `id` parsed, with the texts of its references fetched on first use. */
-  async #parsed(state: Configured, id: number, schema: RegistrySchema): Promise<ParsedProto> {
-    const key = String(id);
-    const cached = state.data.parsed(key);
-    if (cached !== undefined) return cached;
-    const dependencies = new Map<string, string>();
-    const pending = [...schema.references];
-    while (pending.length > 0) {
-      const reference = pending.shift();
-      if (reference === undefined || dependencies.has(reference.name)) continue;
-      const referenced = await state.client.version(reference.subject, reference.version);
-      dependencies.set(reference.name, referenced.schema);
-      pending.push(...referenced.references);
-    }
-    return state.data.parse(key, schema.schema, dependencies);
   }
 }

@@ -6,6 +6,7 @@
  * |---------------------------------------------------|----------------------------------|
  * | no answer (refused, reset, DNS, timeout), 408, 429, 500, 502, 503, 504 | {@link SchemaRegistryUnavailableError} (retriable) |
  * | 401, 403                                          | {@link SchemaRegistryAuthError}  |
+ * | TLS refused (an untrusted certificate, a host name it is not for, no client certificate) | {@link SchemaRegistryTlsError} |
  * | other 4xx: 404 unknown id/subject/version, 409 incompatible, 422 invalid schema | {@link SchemaRegistryRequestError} (a DataError: a record error under `errors.tolerance`) |
  * | a 2xx whose body is not what the API promises     | ConnectError                     |
  *
@@ -50,6 +51,27 @@ export class SchemaRegistryAuthError extends ConnectError implements RegistryAns
     this.status = answer.status;
     this.errorCode = answer.errorCode;
   }
+}
+
+/**
+ * The TLS connection to the registry failed: its certificate is not trusted or not for its host,
+ * or it wants a client certificate. A configuration fault (the `schema.registry.ssl.*` keys),
+ * not a record's, and not passing.
+ */
+export class SchemaRegistryTlsError extends ConnectError {
+  /** The TLS error code (`SELF_SIGNED_CERT_IN_CHAIN`, `ERR_TLS_CERT_ALTNAME_INVALID`, …). */
+  readonly tlsCode: string;
+  constructor(message: string, tlsCode: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.tlsCode = tlsCode;
+  }
+}
+
+/** Whether `code` (a Node or OpenSSL error code) says a TLS handshake was refused. */
+export function isTlsFailure(code: string): boolean {
+  return /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_|SELF_SIGNED|DEPTH_ZERO|HOSTNAME_MISMATCH)/.test(
+    code,
+  );
 }
 
 /**

@@ -3,10 +3,8 @@
  * (`SchemaRegistryClientConfig`, `AbstractKafkaSchemaSerDeConfig`), and their parsed form,
  * {@link SchemaRegistrySettings}. A converter's ConfigDef adds {@link SCHEMA_REGISTRY_CONFIG_DEF}.
  *
- * TLS: the client uses Node's global `fetch`, which takes no per-request CA or client
- * certificate. A registry whose certificate a public CA signs works as is; a private CA is
- * trusted through `NODE_EXTRA_CA_CERTS`. The `schema.registry.ssl.*` keys are refused with a
- * message that says so, rather than ignored.
+ * TLS: an `https` URL is reached with Node's public CAs (and `NODE_EXTRA_CA_CERTS`) unless the
+ * `schema.registry.ssl.*` keys (`registry-tls.ts`) name a trust store or a client certificate.
  */
 import {
   ConfigDef,
@@ -18,6 +16,12 @@ import {
 } from 'serverless-connect/connect';
 import { encodeBase64 } from '../base64.js';
 import { utf8Bytes } from '../utf8.js';
+import {
+  type RegistryTls,
+  registryTlsOf,
+  SCHEMA_REGISTRY_TLS_CONFIG_DEF,
+  unsupportedTlsKey,
+} from './registry-tls.js';
 
 export const SCHEMA_REGISTRY_URL_CONFIG = 'schema.registry.url';
 export const BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG = 'basic.auth.credentials.source';
@@ -26,7 +30,6 @@ export const SCHEMAS_CACHE_SIZE_CONFIG = 'schemas.cache.size';
 export const LATEST_CACHE_TTL_CONFIG = 'latest.cache.ttl.sec';
 export const HTTP_CONNECT_TIMEOUT_MS_CONFIG = 'http.connect.timeout.ms';
 export const HTTP_READ_TIMEOUT_MS_CONFIG = 'http.read.timeout.ms';
-const SSL_PREFIX = 'schema.registry.ssl.';
 
 const GROUP = 'Schema Registry';
 
@@ -104,7 +107,8 @@ export const SCHEMA_REGISTRY_CONFIG_DEF: ConfigDef = new ConfigDef()
     importance: 'LOW',
     group: GROUP,
     documentation: 'Read timeout in milliseconds (see http.connect.timeout.ms).',
-  });
+  })
+  .withAll(SCHEMA_REGISTRY_TLS_CONFIG_DEF);
 
 /** One registry URL: where requests go, and the credentials it is called with. */
 export interface RegistryEndpoint {
@@ -123,6 +127,8 @@ export interface SchemaRegistrySettings {
   readonly latestTtlMs: number | null;
   /** The bound on one request, connecting included. */
   readonly requestTimeoutMs: number;
+  /** The trust store and client certificate of `https` URLs; `null`: Node's defaults. */
+  readonly tls: RegistryTls | null;
 }
 
 /** `url` without its user info, for messages and requests. */
@@ -160,18 +166,19 @@ function parseEndpointUrl(text: string, position: number): URL {
 
 /**
  * The settings of parsed config `values` (from a ConfigDef holding
- * {@link SCHEMA_REGISTRY_CONFIG_DEF}) and the raw `props` (to refuse `schema.registry.ssl.*`).
+ * {@link SCHEMA_REGISTRY_CONFIG_DEF}) and the raw `props` (to refuse the `schema.registry.ssl.*`
+ * keys this client does not know).
  * @throws ConfigError naming the offending key; a URL's credentials never appear in it.
  */
 export function schemaRegistrySettingsOf(
   values: Readonly<Record<string, unknown>>,
   props: Readonly<Record<string, unknown>> = {},
 ): SchemaRegistrySettings {
-  const ssl = Object.keys(props).find((key) => key.startsWith(SSL_PREFIX));
+  const ssl = unsupportedTlsKey(props);
   if (ssl !== undefined) {
     throw new ConfigError(
-      `${ssl} is not supported: the registry client uses Node's fetch, which trusts the public ` +
-        'CAs and those in NODE_EXTRA_CA_CERTS (a PEM file), and sends no client certificate',
+      `${ssl} is not supported: the registry client takes the trust store, key store and ` +
+        'endpoint identification keys of schema.registry.ssl.* (see the converter README)',
       ssl,
     );
   }
@@ -217,5 +224,6 @@ export function schemaRegistrySettingsOf(
     requestTimeoutMs:
       ((values[HTTP_CONNECT_TIMEOUT_MS_CONFIG] as number | undefined) ?? 60_000) +
       ((values[HTTP_READ_TIMEOUT_MS_CONFIG] as number | undefined) ?? 60_000),
+    tls: registryTlsOf(values),
   };
 }

@@ -7,9 +7,11 @@
 import { ConnectError } from 'serverless-connect/connect';
 import {
   isRetriableStatus,
+  isTlsFailure,
   type RegistryAnswer,
   SchemaRegistryAuthError,
   SchemaRegistryRequestError,
+  SchemaRegistryTlsError,
   SchemaRegistryUnavailableError,
 } from './errors.js';
 import type { RegistryEndpoint, SchemaRegistrySettings } from './registry-config.js';
@@ -55,6 +57,25 @@ function errorOf(status: number, text: string): RegistryAnswer & { readonly mess
   }
   const snippet = text.trim().slice(0, MAX_BODY_IN_MESSAGE);
   return { status, errorCode: status, message: snippet === '' ? `HTTP ${status}` : snippet };
+}
+
+/** The TLS failure of a request, with what to set. */
+function tlsFailure(
+  endpoint: RegistryEndpoint,
+  request: RegistryRequest,
+  code: string,
+  cause: unknown,
+): SchemaRegistryTlsError {
+  const hint = code.startsWith('ERR_SSL_')
+    ? `the registry refused the handshake: it may want a client certificate (schema.registry.ssl.keystore.*)`
+    : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH'
+      ? `the certificate is not for this host (schema.registry.ssl.endpoint.identification.algorithm= turns the check off)`
+      : `the registry's certificate is not trusted: name its CA in schema.registry.ssl.truststore.location (PEM)`;
+  return new SchemaRegistryTlsError(
+    `TLS to the schema registry at ${endpoint.url} failed for ${request.method} ${request.path}: ${code}; ${hint}`,
+    code,
+    { cause },
+  );
 }
 
 /** Sends requests to the registry's URLs in turn; one instance per client. */
@@ -114,8 +135,10 @@ export class RegistryRest {
       status = response.status;
       text = await response.text();
     } catch (error) {
+      const reason = reasonOf(error);
+      if (isTlsFailure(reason)) throw tlsFailure(endpoint, request, reason, error);
       throw new SchemaRegistryUnavailableError(
-        `Schema registry gave no answer to ${where}: ${reasonOf(error)}`,
+        `Schema registry gave no answer to ${where}: ${reason}`,
         null,
         { cause: error },
       );

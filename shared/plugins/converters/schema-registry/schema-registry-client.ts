@@ -11,6 +11,7 @@
  */
 import { ConnectError } from 'serverless-connect/connect';
 import { LruCache } from '../lru-cache.js';
+import { httpsFetch } from './https-fetch.js';
 import type { SchemaRegistrySettings } from './registry-config.js';
 import { type FetchLike, RegistryRest } from './registry-rest.js';
 
@@ -131,7 +132,11 @@ export class SchemaRegistryClient {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(settings: SchemaRegistrySettings, deps: SchemaRegistryClientDeps) {
-    this.#rest = new RegistryRest(settings, deps.fetch);
+    const { tls } = settings;
+    this.#rest = new RegistryRest(
+      settings,
+      tls === null ? deps.fetch : httpsFetch(tls, deps.fetch),
+    );
     this.#clock = deps.clock;
     this.#latestTtlMs = settings.latestTtlMs;
     this.#byId = new LruCache(settings.cacheCapacity);
@@ -313,6 +318,7 @@ export class SchemaRegistryClients {
       settings.cacheCapacity,
       settings.latestTtlMs,
       settings.requestTimeoutMs,
+      tlsIdentity(settings),
     ]);
     let client = this.#clients.get(key);
     if (client === undefined) {
@@ -321,6 +327,19 @@ export class SchemaRegistryClients {
     }
     return client;
   }
+}
+
+/** What tells TLS settings apart (in memory only, like the credentials). */
+function tlsIdentity({ tls }: SchemaRegistrySettings): unknown {
+  if (tls === null) return null;
+  return [
+    tls.ca,
+    tls.cert,
+    tls.key?.value(),
+    tls.pfx?.toString('base64'),
+    tls.passphrase?.value(),
+    tls.checkServerIdentity,
+  ];
 }
 
 let containerClients: SchemaRegistryClients | undefined;

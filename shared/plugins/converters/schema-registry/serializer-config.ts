@@ -6,7 +6,7 @@
  * |---|---|---|
  * | `auto.register.schemas` | true | register the record's schema under its subject (a new version when it is new) |
  * | `use.latest.version` | false | with auto-registration off: write with the subject's latest version |
- * | `latest.compatibility.strict` | true | with `use.latest.version`: refuse a latest version the record's schema is not compatible with |
+ * | `latest.compatibility.strict` | true | with `use.latest.version`: refuse a latest version that is not backward compatible with the record's schema (it could not read it) |
  * | `normalize.schemas` | false | ask the registry to normalize schemas before registering or looking them up |
  *
  * With neither auto-registration nor `use.latest.version`, the record's schema must already be
@@ -49,8 +49,9 @@ export const SERIALIZER_CONFIG_DEF: ConfigDef = new ConfigDef()
     importance: 'LOW',
     group: GROUP,
     documentation:
-      'With use.latest.version: refuse the latest version unless the record schema is ' +
-      'compatible with it (asked of the registry).',
+      'With use.latest.version: refuse the latest version unless it is backward compatible ' +
+      "with the record schema (Avro and JSON Schema check it as Confluent's serializers do; " +
+      'Protobuf asks the registry).',
   })
   .define({
     name: NORMALIZE_SCHEMAS_CONFIG,

@@ -28,7 +28,13 @@ function fakeRegistry(preset: Record<number, string> = {}) {
         404,
         { error_code: 40403, message: 'Schema not found' },
       ];
-      if (init.method === 'POST' && path.endsWith('/versions')) {
+      if (init.method === 'GET' && path.endsWith('/versions/latest') && byId.has(1)) {
+        const subject = path.slice('/subjects/'.length, -'/versions/latest'.length);
+        [status, answer] = [
+          200,
+          { subject, id: 1, version: 3, schema: byId.get(1), schemaType: 'JSON' },
+        ];
+      } else if (init.method === 'POST' && path.endsWith('/versions')) {
         bodies.push(body);
         const id = 7 + byId.size;
         byId.set(id, String(body.schema));
@@ -160,5 +166,43 @@ describe('JsonSchemaConverter', () => {
     expect(() =>
       c.toConnectData('t', EMPTY_HEADERS, new Uint8Array([0, 0, 0, 0, 1, 0x7b])),
     ).toThrow(DataError);
+  });
+
+  it('writes with the latest version under use.latest.version when it can read the record’s schema, and refuses one that cannot (latest.compatibility.strict)', async () => {
+    const latest = (properties: Record<string, unknown>) =>
+      JSON.stringify({
+        title: 'Person',
+        type: 'object',
+        properties,
+        additionalProperties: false,
+      });
+    const name = { type: 'string' };
+    const age = { oneOf: [{ type: 'null' }, { type: 'integer' }] };
+    const props = { 'auto.register.schemas': 'false', 'use.latest.version': 'true' };
+    const closedPerson = { 'object.additional.properties': 'false', ...props };
+    const person = new Struct(PERSON).put('name', 'Ada');
+
+    const wider = converter(closedPerson, fakeRegistry({ 1: latest({ name, age, email: age }) }));
+    const narrower = converter(closedPerson, fakeRegistry({ 1: latest({ name }) }));
+    const lenient = converter(
+      { ...closedPerson, 'latest.compatibility.strict': 'false' },
+      fakeRegistry({ 1: latest({ name }) }),
+    );
+
+    const bytes = (await wider.fromConnectData(
+      'people',
+      EMPTY_HEADERS,
+      PERSON,
+      person,
+    )) as Uint8Array;
+    const refused = Promise.resolve().then(() =>
+      narrower.fromConnectData('people', EMPTY_HEADERS, PERSON, person),
+    );
+    await expect(refused).rejects.toThrow(DataError);
+    await expect(refused).rejects.toThrow(
+      /Incompatible schema .* of type JSON for schema .*: #\/properties\/age: PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL\. Set latest\.compatibility\.strict=false to disable this check/,
+    );
+    expect([...bytes.subarray(0, 5)]).toEqual([0, 0, 0, 0, 1]);
+    expect(await lenient.fromConnectData('people', EMPTY_HEADERS, PERSON, person)).not.toBeNull();
   });
 });

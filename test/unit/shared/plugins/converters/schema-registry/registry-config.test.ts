@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../../../shared/connect/errors.js';
 import {
@@ -68,7 +71,7 @@ describe('schemaRegistrySettingsOf', () => {
     expect(error.message).not.toContain('no-colon-secret');
   });
 
-  it('refuses SASL_INHERIT and the TLS keys it cannot honour, saying what to do', () => {
+  it('refuses SASL_INHERIT and the TLS keys it does not know, saying which it takes', () => {
     expect(
       configError({
         'schema.registry.url': 'http://sr:8081',
@@ -77,9 +80,84 @@ describe('schemaRegistrySettingsOf', () => {
     ).toBe('basic.auth.credentials.source');
     const tls = configError({
       'schema.registry.url': 'https://sr:8081',
-      'schema.registry.ssl.truststore.location': '/etc/ca.jks',
+      'schema.registry.ssl.keymanager.algorithm': 'SunX509',
     });
-    expect(tls.key).toBe('schema.registry.ssl.truststore.location');
-    expect(tls.message).toContain('NODE_EXTRA_CA_CERTS');
+    expect(tls.key).toBe('schema.registry.ssl.keymanager.algorithm');
+    expect(tls.message).toContain('trust store, key store and endpoint identification keys');
+  });
+});
+
+describe('schemaRegistrySettingsOf TLS', () => {
+  const storeFile = (bytes: number[] | string) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tls-')), 'store');
+    writeFileSync(file, typeof bytes === 'string' ? bytes : Buffer.from(bytes));
+    return file;
+  };
+  const JKS = [0xfe, 0xed, 0xfe, 0xed, 0, 0, 0, 2];
+  const base = { 'schema.registry.url': 'https://sr:8081' };
+
+  it('has no TLS settings without the keys, and the host name check on by default', () => {
+    expect(settings(base).tls).toBeNull();
+    const pem = storeFile('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(settings({ ...base, 'schema.registry.ssl.truststore.location': pem }).tls).toEqual({
+      ca: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      checkServerIdentity: true,
+    });
+    expect(
+      settings({ ...base, 'schema.registry.ssl.endpoint.identification.algorithm': '' }).tls
+        ?.checkServerIdentity,
+    ).toBe(false);
+  });
+
+  it.each([
+    [
+      'schema.registry.ssl.keystore.location',
+      'key',
+      /keytool -importkeystore .* -deststoretype PKCS12/,
+    ],
+    ['schema.registry.ssl.truststore.location', 'trust', /keytool -exportcert -rfc/],
+  ])('refuses a JKS %s (told from its bytes) with the command that converts it', (key, _, how) => {
+    const error = configError({
+      ...base,
+      [key]: storeFile(JKS),
+      'schema.registry.ssl.keystore.password': 'pw-123',
+    });
+    expect(error.key).toBe(key);
+    expect(error.message).toMatch(how);
+    expect(error.message).not.toContain('pw-123');
+  });
+
+  it('names the key and the file it cannot read, and refuses a PKCS12 trust store and a PEM key store without its key', () => {
+    const missing = configError({
+      ...base,
+      'schema.registry.ssl.keystore.location': '/no/such.p12',
+    });
+    expect(missing.message).toBe(
+      'Invalid value /no/such.p12 for configuration schema.registry.ssl.keystore.location: the file cannot be read (ENOENT)',
+    );
+    expect(
+      configError({
+        ...base,
+        'schema.registry.ssl.truststore.location': storeFile([0x30, 0x82, 1, 2]),
+      }).message,
+    ).toContain('openssl pkcs12 -in <file>.p12 -nokeys -out ca.pem');
+    expect(
+      configError({
+        ...base,
+        'schema.registry.ssl.keystore.certificate.chain': '-----BEGIN CERTIFICATE-----',
+      }).key,
+    ).toBe('schema.registry.ssl.keystore.key');
+  });
+
+  it('declares the passwords and inline keys as PASSWORD keys', () => {
+    const secrets = [
+      'truststore.password',
+      'truststore.certificates',
+      'keystore.password',
+      'keystore.key',
+      'keystore.certificate.chain',
+      'key.password',
+    ].map((k) => SCHEMA_REGISTRY_CONFIG_DEF.configKey(`schema.registry.ssl.${k}`)?.type);
+    expect(new Set(secrets)).toEqual(new Set(['PASSWORD']));
   });
 });

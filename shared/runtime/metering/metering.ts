@@ -11,7 +11,7 @@ import type { Usage, UsageOwner, UsageStore } from '../../ports/metering.js';
 import type { MetricsSink } from '../../ports/metrics.js';
 import { mapLimit } from '../task/concurrency.js';
 import { costOf } from './cost-model.js';
-import { InvocationMeter, type MeteredInvocation } from './invocation-meter.js';
+import { InvocationMeter, type MeteredInvocation, UsageLedger } from './invocation-meter.js';
 import type { PriceTable } from './prices.js';
 import { isEmptyUsage } from './usage.js';
 import { DEFAULT_USAGE_HOLD, HeldUsage, type UsageHoldSettings } from './usage-hold.js';
@@ -68,6 +68,8 @@ export class Metering {
   readonly #deps: MeteringDeps;
   readonly #hold: UsageHoldSettings;
   readonly #held = new HeldUsage();
+  /** The metering's own usage (its writes' requests and time): added to the next invocation's. */
+  readonly #carry = new UsageLedger();
 
   constructor(deps: MeteringDeps) {
     this.#deps = deps;
@@ -88,14 +90,14 @@ export class Metering {
       const ended = clock.now();
       const hour = hourOf(ended);
       // Held since the invocation started: a run a minute holds 5 runs, not 4 or 5 by jitter.
-      this.#held.add(hour, scopes.takeCarry(), meter.startedAt);
+      this.#held.add(hour, this.#carry.take(), meter.startedAt);
       this.#held.add(hour, meter.finish(ended), meter.startedAt);
       if (this.#held.due(invocation.function, ended, hour, this.#hold, this.#deps.prices)) {
         const started = clock.now();
         await this.#writeHeld();
         // The write's own time is billed too: carried to the container's next invocation.
         const ms = clock.now() - started;
-        scopes.carry(meter.assigned, { lambdaMs: ms, lambdaMbMs: ms * invocation.memoryMb });
+        this.#carry.add(meter.assigned, { lambdaMs: ms, lambdaMbMs: ms * invocation.memoryMb });
       }
     }
   }
@@ -106,7 +108,7 @@ export class Metering {
    */
   async flush(): Promise<void> {
     const now = this.#deps.clock.now();
-    this.#held.add(hourOf(now), this.#deps.scopes.takeCarry(), now);
+    this.#held.add(hourOf(now), this.#carry.take(), now);
     await this.#writeHeld();
   }
 
@@ -119,7 +121,7 @@ export class Metering {
     const owners = [...byOwner].filter(([, usage]) => !isEmptyUsage(usage));
     await mapLimit(owners, WRITE_CONCURRENCY, async ([owner, usage]) => {
       try {
-        await scopes.carrying(owner, () => store.addUsage(owner, hour, usage));
+        await scopes.carrying(this.#carry, owner, () => store.addUsage(owner, hour, usage));
       } catch (error) {
         if (isRetriable(error)) this.#held.add(hour, new Map([[owner, usage]]), clock.now());
         logger.warn(

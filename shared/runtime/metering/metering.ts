@@ -13,7 +13,7 @@ import { mapLimit } from '../task/concurrency.js';
 import { costOf } from './cost-model.js';
 import { InvocationMeter, type MeteredInvocation, UsageLedger } from './invocation-meter.js';
 import type { PriceTable } from './prices.js';
-import { isEmptyUsage } from './usage.js';
+import { emptyUsage, isEmptyUsage, sumUsage } from './usage.js';
 import { DEFAULT_USAGE_HOLD, HeldUsage, type UsageHoldSettings } from './usage-hold.js';
 import type { UsageScopes } from './usage-scopes.js';
 
@@ -48,12 +48,12 @@ export function hourOf(at: number): number {
 
 /**
  * Meters invocations, one per container (process). {@link Metering.run} runs one in its scope;
- * when it ends (however it ends: a failed invocation is billed too) its usage and whatever the
- * container carried (the metering's own requests) join what the container holds, at the hour
- * the invocation ended in. When the hold is due ({@link HeldUsage.due}: at once for most
+ * when it ends (however it ends: a failed invocation is billed too) its usage joins what the
+ * container holds, at the hour the invocation ended in. When the hold is due ({@link HeldUsage.due}: at once for most
  * functions, after 5 minutes for the enumerator, at an hour's change, past $0.0001) everything
- * held is added to the sums, each owner and hour with one `addUsage`, and `EstimatedCost` is
- * published per owner. A write that fails retriably stays held for the next invocation; any
+ * held is added to the sums, each owner and hour with one `addUsage` (with the metering's own
+ * usage for that owner, carried from its earlier writes), and `EstimatedCost` is published per
+ * owner. A write that fails retriably stays held for the next invocation; any
  * other failure is logged and the usage dropped. The metering never fails the invocation.
  * {@link Metering.flush} writes what is held (a process that stops: the local runtime, tests).
  *
@@ -90,12 +90,11 @@ export class Metering {
       const ended = clock.now();
       const hour = hourOf(ended);
       // Held since the invocation started: a run a minute holds 5 runs, not 4 or 5 by jitter.
-      this.#held.add(hour, this.#carry.take(), meter.startedAt);
       this.#held.add(hour, meter.finish(ended), meter.startedAt);
       if (this.#held.due(invocation.function, ended, hour, this.#hold, this.#deps.prices)) {
         const started = clock.now();
-        await this.#writeHeld();
-        // The write's own time is billed too: carried to the container's next invocation.
+        await this.#writeHeld(hour, false);
+        // The write's own time is billed too: carried to the owner's next write.
         const ms = clock.now() - started;
         this.#carry.add(meter.assigned, { lambdaMs: ms, lambdaMbMs: ms * invocation.memoryMb });
       }
@@ -103,17 +102,29 @@ export class Metering {
   }
 
   /**
-   * Writes everything the container holds and what it carried, now (a process that stops).
-   * The requests of this write are carried, and so not written unless another invocation follows.
+   * Writes everything the container holds and carries, now (a process that stops). The requests
+   * of this write are carried, and so not written unless another invocation follows.
    */
   async flush(): Promise<void> {
-    const now = this.#deps.clock.now();
-    this.#held.add(hourOf(now), this.#carry.take(), now);
-    await this.#writeHeld();
+    await this.#writeHeld(hourOf(this.#deps.clock.now()), true);
   }
 
-  async #writeHeld(): Promise<void> {
-    for (const [hour, byOwner] of this.#held.take()) await this.#write(byOwner, hour);
+  /**
+   * Writes what is held. The metering's own usage (its earlier writes' units and time) rides
+   * with its owner's write in `hour`: an owner with nothing else to write keeps it carried (with
+   * `all`, everything is written), so a write never causes another (each write's units would
+   * otherwise call for a write of their own, every owner a container ever wrote, every time).
+   */
+  async #writeHeld(hour: number, all: boolean): Promise<void> {
+    const held = this.#held.take();
+    const current = new Map(held.get(hour));
+    for (const [owner, usage] of this.#carry.take()) {
+      if (all || current.has(owner))
+        current.set(owner, sumUsage([current.get(owner) ?? emptyUsage(), usage]));
+      else this.#carry.add(owner, usage);
+    }
+    if (current.size > 0) held.set(hour, current);
+    for (const [at, byOwner] of held) await this.#write(byOwner, at);
   }
 
   async #write(byOwner: ReadonlyMap<UsageOwner, Usage>, hour: number): Promise<void> {

@@ -200,6 +200,33 @@ describe('Metering', () => {
     expect((await usageOf(store, 'a'))?.dynamoWrites).toBe(0);
   });
 
+  it('writes one item per invocation for a container serving connectors in turn', async () => {
+    // Prepare: each usage write is reported as one write unit, as the state table's is
+    const memory = new MemoryUsageStore();
+    let writes = 0;
+    const h = harness({
+      addUsage: async (owner, hour, usage) => {
+        writes += 1;
+        h.scopes.dynamoRequest({ kind: 'write', units: 1 });
+        await memory.addUsage(owner, hour, usage);
+      },
+      readUsage: (owner, range) => memory.readUsage(owner, range),
+    });
+    const call = (connector: string) =>
+      h.metering.run({ function: 'api', memoryMb: 512 }, async () => {
+        h.scopes.assign(connector);
+      });
+    // Act: a, b, a, b
+    for (const connector of ['a', 'b', 'a', 'b']) await call(connector);
+    // Assess: one write each; the first write of each is in its second, the second carried
+    expect(writes).toBe(4);
+    expect(await usageOf(memory, 'a')).toMatchObject({ apiCalls: 2, dynamoWrites: 1 });
+    expect(await usageOf(memory, 'b')).toMatchObject({ apiCalls: 2, dynamoWrites: 1 });
+    await h.metering.flush();
+    expect(writes).toBe(6);
+    expect(await usageOf(memory, 'a')).toMatchObject({ dynamoWrites: 2 });
+  });
+
   describe('holding usage in the container (the enumerator)', () => {
     /** A store counting its writes. */
     const counted = () => {

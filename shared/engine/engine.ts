@@ -43,6 +43,7 @@ import {
 import { PartitionDiscovery } from '../runtime/enumerator/partition-discovery.js';
 import { Metering } from '../runtime/metering/metering.js';
 import { DEFAULT_PRICES, type PriceTable } from '../runtime/metering/prices.js';
+import type { UsageHoldSettings } from '../runtime/metering/usage-hold.js';
 import { UsageScopes } from '../runtime/metering/usage-scopes.js';
 import { buildSourcePipeline } from '../runtime/pipeline/source-pipeline.js';
 import { ConnectorAliasResolver } from '../runtime/sink/function-alias.js';
@@ -137,6 +138,8 @@ export interface EngineSettings {
   readonly enumerator?: Partial<EnumeratorSettings>;
   /** The prices of the cost endpoint and metric (`COST_PRICES`). @default DEFAULT_PRICES */
   readonly prices?: PriceTable;
+  /** How long a container may hold its metered usage before writing it. @default DEFAULT_USAGE_HOLD */
+  readonly usageHold?: UsageHoldSettings;
 }
 
 /** Kafka Connect's defaults. */
@@ -172,7 +175,10 @@ export interface Engine {
   readonly usage: UsageScopes;
   /** Meters each function invocation (functions/_middleware/metering.ts). */
   readonly metering: Metering;
-  /** Stops the sink tasks and closes the engine's Kafka clients (not the ports it was given). */
+  /**
+   * Writes the metering's held usage, stops the sink tasks and closes the engine's Kafka clients
+   * (not the ports it was given).
+   */
   close(): Promise<void>;
 }
 
@@ -352,6 +358,15 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     );
 
   const source = sourceWith(producers);
+  const metering = new Metering({
+    scopes: usage,
+    store: store.usage,
+    prices,
+    clock,
+    logger: loggers(LOGGERS.metrics),
+    ...metrics,
+    ...(settings.usageHold === undefined ? {} : { hold: settings.usageHold }),
+  });
   return {
     settings,
     store,
@@ -361,14 +376,7 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
     loggers,
     metrics: ports.metrics ?? noMetrics,
     usage,
-    metering: new Metering({
-      scopes: usage,
-      store: store.usage,
-      prices,
-      clock,
-      logger: loggers(LOGGERS.metrics),
-      ...metrics,
-    }),
+    metering,
     source,
     sourceWith,
     sink,
@@ -386,6 +394,8 @@ export function createEngine(ports: EnginePorts, settings: EngineSettings): Engi
       return router;
     },
     close: async () => {
+      // A process that stops writes the usage its container held (a Lambda container cannot).
+      await metering.flush();
       await sink.tasks.closeAll();
       await producers.closeAll();
       await deadLetterProducers.closeAll();

@@ -3,6 +3,7 @@ import { LOCAL_FUNCTION_MEMORY_MB } from '../../local/esm/lambda-context.js';
 import type { Engine } from '../../shared/engine/engine.js';
 import { enumerate } from '../../shared/engine/enumerate.js';
 import type { SourceTaskInvocation, SourceTaskInvoker } from '../../shared/ports/dispatch.js';
+import type { Metering } from '../../shared/runtime/metering/metering.js';
 import {
   runSourceInvocation,
   type SourceRunResult,
@@ -44,33 +45,45 @@ export interface ScheduleOptions {
   readonly budgetMs?: number;
   /** Called before each scheduled run (e.g. to report progress). */
   readonly beforeTick?: (tick: number, at: number) => void | Promise<void>;
+  /**
+   * The metering of each function's container (a Lambda function's containers are its own).
+   * @default the engine's, for both
+   */
+  readonly metering?: (fn: 'enumerator' | 'source-task') => Metering;
+  /**
+   * Called after each scheduled run and the source invocations it dispatched, with those
+   * invocations (e.g. to run what else the deployment does in that minute).
+   */
+  readonly afterTick?: (tick: number, ran: readonly ScheduledInvocation[]) => Promise<void>;
 }
 
 /**
  * The schedule of a deployment on a simulated clock: every `periodMs` one enumerator run over
  * every connector (`enumerate`, as the enumerator function runs it), then each source invocation
  * it dispatched (`runSourceInvocation`, as the source-task function runs it, on the engine's
- * producers: a warm container), one after the other; each metered by the engine's metering as
+ * producers: a warm container), one after the other; each metered by its function's metering as
  * the function's invocation (functions/_middleware/metering.ts), at the functions' default memory.
  * The time between runs is skipped.
  */
 export async function runSchedule(options: ScheduleOptions): Promise<ScheduledInvocation[]> {
   const { engine, clock, queue, periodMs } = options;
   const budgetMs = options.budgetMs ?? 60_000;
+  const meteringOf = options.metering ?? (() => engine.metering);
   const ran: ScheduledInvocation[] = [];
   const start = clock.now();
   for (let tick = 0; tick < options.ticks; tick += 1) {
     clock.advanceTo(start + tick * periodMs);
     await options.beforeTick?.(tick, clock.now());
-    await engine.metering.run(
+    await meteringOf('enumerator').run(
       { function: 'enumerator', memoryMb: LOCAL_FUNCTION_MEMORY_MB.enumerator },
       () => enumerate(engine, { kind: 'all' }),
     );
+    const ranThisTick: ScheduledInvocation[] = [];
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const invocation = next;
       const at = clock.now();
       let ms = 0;
-      const result = await engine.metering.run(
+      const result = await meteringOf('source-task').run(
         { function: 'source-task', memoryMb: LOCAL_FUNCTION_MEMORY_MB['source-task'] },
         async () => {
           const outcome = await runSourceInvocation(engine.source, {
@@ -83,8 +96,10 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduledIn
           return outcome;
         },
       );
-      ran.push({ at, ms, invocation, result });
+      ranThisTick.push({ at, ms, invocation, result });
     }
+    ran.push(...ranThisTick);
+    await options.afterTick?.(tick, ranThisTick);
   }
   return ran;
 }

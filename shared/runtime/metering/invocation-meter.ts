@@ -33,6 +33,11 @@ export class UsageLedger {
     for (const [owner, usage] of other) this.add(owner, usage);
   }
 
+  /** Everything recorded so far (a view: not to be kept past the next change). */
+  peek(): UsageByOwner {
+    return this.#usage;
+  }
+
   /** Everything recorded, and the ledger emptied. */
   take(): Map<UsageOwner, Usage> {
     const taken = new Map<UsageOwner, Usage>(this.#usage);

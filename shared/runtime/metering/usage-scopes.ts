@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../../ports/clock.js';
 import type { S3PriceClass, Usage, UsageOwner, UsageRecorder } from '../../ports/metering.js';
-import { type InvocationMeter, UsageLedger } from './invocation-meter.js';
+import type { InvocationMeter, UsageLedger } from './invocation-meter.js';
 
 /** What the runtime reports of the Kafka traffic of an invocation. */
 export interface KafkaTraffic {
@@ -41,18 +41,17 @@ export const noUsageAttribution: UsageAttribution = {
 
 type Frame =
   | { readonly kind: 'invocation'; readonly meter: InvocationMeter; readonly span: UsageOwner }
-  | { readonly kind: 'carry'; readonly owner: UsageOwner };
+  | { readonly kind: 'carry'; readonly into: UsageLedger; readonly owner: UsageOwner };
 
 /**
  * The metering's async context, one per process or Lambda container (the composition root makes
  * it and gives it to the state store's adapter, the S3 clients and the engine). It is the
  * adapters' {@link UsageRecorder} and the runtime's {@link UsageAttribution}. Reports made while
- * the metering writes an invocation's usage (its own requests) go to the container's carry,
- * which the next invocation's write adds ({@link UsageScopes.takeCarry}).
+ * the metering writes usage (its own requests) go to the ledger the metering gives
+ * ({@link UsageScopes.carrying}): its container's carry, added to its next write.
  */
 export class UsageScopes implements UsageRecorder, UsageAttribution {
   readonly #storage = new AsyncLocalStorage<Frame>();
-  readonly #carry = new UsageLedger();
   readonly #clock: Clock;
 
   constructor(clock: Clock) {
@@ -64,19 +63,9 @@ export class UsageScopes implements UsageRecorder, UsageAttribution {
     return this.#storage.run({ kind: 'invocation', meter, span: undefined }, work);
   }
 
-  /** Runs `work` (the metering's own write for `owner`) with its reports carried as `owner`'s. */
-  carrying<T>(owner: UsageOwner, work: () => Promise<T>): Promise<T> {
-    return this.#storage.run({ kind: 'carry', owner }, work);
-  }
-
-  /** Adds `usage` to the carry (e.g. the time the metering's own write took). */
-  carry(owner: UsageOwner, usage: Partial<Usage>): void {
-    this.#carry.add(owner, usage);
-  }
-
-  /** What the carry holds, emptied. */
-  takeCarry(): Map<UsageOwner, Usage> {
-    return this.#carry.take();
+  /** Runs `work` (the metering's own write for `owner`) with its reports added to `into` as `owner`'s. */
+  carrying<T>(into: UsageLedger, owner: UsageOwner, work: () => Promise<T>): Promise<T> {
+    return this.#storage.run({ kind: 'carry', into, owner }, work);
   }
 
   assign(connector: string | undefined): void {
@@ -120,7 +109,7 @@ export class UsageScopes implements UsageRecorder, UsageAttribution {
   #record(usage: Partial<Usage>): void {
     const frame = this.#storage.getStore();
     if (frame === undefined) return;
-    if (frame.kind === 'carry') this.#carry.add(frame.owner, usage);
+    if (frame.kind === 'carry') frame.into.add(frame.owner, usage);
     else frame.meter.record(frame.span, usage);
   }
 }

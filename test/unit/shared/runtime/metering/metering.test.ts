@@ -14,6 +14,7 @@ import {
 } from '../../../../../shared/runtime/metering/metering.js';
 import { DEFAULT_PRICES } from '../../../../../shared/runtime/metering/prices.js';
 import { emptyUsage } from '../../../../../shared/runtime/metering/usage.js';
+import { DEFAULT_USAGE_HOLD } from '../../../../../shared/runtime/metering/usage-hold.js';
 import { UsageScopes } from '../../../../../shared/runtime/metering/usage-scopes.js';
 
 /** A clock the test (and the store) move by hand. */
@@ -167,13 +168,13 @@ describe('Metering', () => {
         h.scopes.kafka({ recordsIn: records });
       });
     // Act
-    await invocation(1); // throttled: carried
+    await invocation(1); // throttled: held
     await invocation(10); // refused: 1 + 10 dropped
     await invocation(100);
     // Assess
     expect((await usageOf(memory, 'orders'))?.kafkaRecordsIn).toBe(100);
     expect(h.warnings.map((w) => w.message)).toEqual([
-      'could not record usage; carried to the next invocation',
+      'could not record usage; held for the next invocation',
       'could not record usage; dropped',
     ]);
   });
@@ -197,5 +198,133 @@ describe('Metering', () => {
     expect((await usageOf(store, 'a'))?.dynamoReads).toBe(3);
     expect((await usageOf(store, 'b'))?.dynamoReads).toBe(5);
     expect((await usageOf(store, 'a'))?.dynamoWrites).toBe(0);
+  });
+
+  it('writes one item per invocation for a container serving connectors in turn', async () => {
+    // Prepare: each usage write is reported as one write unit, as the state table's is
+    const memory = new MemoryUsageStore();
+    let writes = 0;
+    const h = harness({
+      addUsage: async (owner, hour, usage) => {
+        writes += 1;
+        h.scopes.dynamoRequest({ kind: 'write', units: 1 });
+        await memory.addUsage(owner, hour, usage);
+      },
+      readUsage: (owner, range) => memory.readUsage(owner, range),
+    });
+    const call = (connector: string) =>
+      h.metering.run({ function: 'api', memoryMb: 512 }, async () => {
+        h.scopes.assign(connector);
+      });
+    // Act: a, b, a, b
+    for (const connector of ['a', 'b', 'a', 'b']) await call(connector);
+    // Assess: one write each; the first write of each is in its second, the second carried
+    expect(writes).toBe(4);
+    expect(await usageOf(memory, 'a')).toMatchObject({ apiCalls: 2, dynamoWrites: 1 });
+    expect(await usageOf(memory, 'b')).toMatchObject({ apiCalls: 2, dynamoWrites: 1 });
+    await h.metering.flush();
+    expect(writes).toBe(6);
+    expect(await usageOf(memory, 'a')).toMatchObject({ dynamoWrites: 2 });
+  });
+
+  describe('holding usage in the container (the enumerator)', () => {
+    /** A store counting its writes. */
+    const counted = () => {
+      const memory = new MemoryUsageStore();
+      const writes: { owner: UsageOwner; hour: number }[] = [];
+      const store: UsageStore = {
+        addUsage: async (owner, hour, usage) => {
+          writes.push({ owner, hour });
+          await memory.addUsage(owner, hour, usage);
+        },
+        readUsage: (owner, range) => memory.readUsage(owner, range),
+      };
+      return { store, writes };
+    };
+    /** One enumerator run of 50 ms whose reconcile of `a` and `b` took 10 ms each. */
+    const run = (h: ReturnType<typeof harness>) =>
+      h.metering.run({ function: 'enumerator', memoryMb: 512 }, async () => {
+        for (const connector of ['a', 'b']) {
+          await h.scopes.attribute(connector, async () => {
+            h.scopes.dynamoRequest({ kind: 'read', units: 1 });
+            h.clock.at += 10;
+          });
+        }
+        h.clock.at += 30;
+      });
+
+    it('writes a run every minute once per 5 minutes, and all of it when flushed', async () => {
+      // Prepare
+      const { store, writes } = counted();
+      const h = harness(store);
+      // Act: 13 runs a minute apart (from 1 s past the hour), then the process stops
+      for (let i = 0; i < 13; i += 1) {
+        h.clock.at = HOUR + 1_000 + i * 60_000;
+        await run(h);
+      }
+      const beforeFlush = writes.length;
+      await h.metering.flush();
+      // Assess: the 6th and 12th runs wrote what was held (3 owners each), the flush the 13th
+      expect(beforeFlush).toBe(6);
+      expect(writes).toHaveLength(9);
+      const [a, b, shared] = await Promise.all([
+        usageOf(store, 'a'),
+        usageOf(store, 'b'),
+        usageOf(store, undefined),
+      ]);
+      expect(a?.invocations).toBeCloseTo(13 * 0.2, 9);
+      expect(b?.invocations).toBeCloseTo(13 * 0.2, 9);
+      expect(shared?.invocations).toBeCloseTo(13 * 0.6, 9);
+      expect(a).toMatchObject({ lambdaMs: 13 * 10, dynamoReads: 13 });
+      expect(b).toMatchObject({ lambdaMs: 13 * 10, dynamoReads: 13 });
+      expect(shared).toMatchObject({ lambdaMs: 13 * 30 });
+      expect(h.published).toHaveLength(9);
+    });
+
+    it('writes what it held at an hour’s change, to the hour it belongs to', async () => {
+      // Prepare
+      const { store, writes } = counted();
+      const h = harness(store);
+      // Act: a run 2 minutes before the hour ends, one just after
+      h.clock.at = HOUR + HOUR_MS - 120_000;
+      await run(h);
+      h.clock.at = HOUR + HOUR_MS + 1_000;
+      await run(h);
+      await h.metering.flush();
+      // Assess
+      expect(writes.map((w) => w.hour)).toEqual([
+        HOUR,
+        HOUR,
+        HOUR,
+        HOUR + HOUR_MS,
+        HOUR + HOUR_MS,
+        HOUR + HOUR_MS,
+      ]);
+      expect(await store.readUsage('a', everything)).toEqual([
+        { hour: HOUR, usage: expect.objectContaining({ invocations: 0.2 }) },
+        { hour: HOUR + HOUR_MS, usage: expect.objectContaining({ invocations: 0.2 }) },
+      ]);
+    });
+
+    it('writes at once when what it holds reaches the most a container may hold', async () => {
+      // Prepare: a hold of 5 minutes or $0.000001 (one run costs more)
+      const { store, writes } = counted();
+      const h = harness(store);
+      const metering = new Metering({
+        scopes: h.scopes,
+        store,
+        prices: DEFAULT_PRICES,
+        clock: h.clock,
+        logger: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
+        hold: { ...DEFAULT_USAGE_HOLD, maxHeldDollars: 0.000001 },
+      });
+      // Act
+      await metering.run({ function: 'enumerator', memoryMb: 512 }, async () => {
+        h.scopes.assign('a');
+        h.clock.at += 200; // 0.1 GB-s: $0.0000013 of compute
+      });
+      // Assess
+      expect(writes).toEqual([{ owner: 'a', hour: HOUR }]);
+    });
   });
 });

@@ -104,6 +104,8 @@ interface VariantResult {
   readonly sinkInvocationMs: number;
   readonly apiCalls: number;
   readonly apiCallMs: number;
+  /** The S3 sink's requests per batch, by price class (PUT/LIST; GET/HEAD). */
+  readonly s3RequestsPerBatch: { readonly tier1: number; readonly tier2: number };
   /** The metering's usage writes (UpdateItems) in the simulated hours, by function. */
   readonly usageWrites: Readonly<Record<MeteredFunction, number>>;
   /** Minutes from a burst's arrival to the invocation that delivered it: mean and max. */
@@ -299,6 +301,10 @@ async function runVariant(bench: BenchServices, variant: Variant, hours: number)
       sinkInvocationMs: feeder.time.ms / Math.max(1, feeder.time.invocations),
       apiCalls: rest.time.invocations,
       apiCallMs: rest.time.ms / Math.max(1, rest.time.invocations),
+      s3RequestsPerBatch: {
+        tier1: all.s3Tier1Requests / Math.max(1, feeder.time.invocations),
+        tier2: all.s3Tier2Requests / Math.max(1, feeder.time.invocations),
+      },
       usageWrites,
       burstDelayMinutes: {
         mean: delays.reduce((a, b) => a + b, 0) / Math.max(1, delays.length),
@@ -342,7 +348,9 @@ export async function run(bench: BenchServices): Promise<void> {
     console.log(
       `idle-floor ${result.name}: ${result.sourceInvocations} source invocations in ${hours} h ` +
         `(${result.idleInvocations} idle, ${result.idleInvocationMs.toFixed(0)} ms billed each), ` +
-        `${result.sinkInvocations} sink batches (${result.sinkInvocationMs.toFixed(0)} ms each), ` +
+        `${result.sinkInvocations} sink batches (${result.sinkInvocationMs.toFixed(0)} ms each, ` +
+        `S3 requests ${result.s3RequestsPerBatch.tier1.toFixed(2)} tier 1 and ` +
+        `${result.s3RequestsPerBatch.tier2.toFixed(2)} tier 2 each), ` +
         `${result.apiCalls} REST calls (${result.apiCallMs.toFixed(0)} ms each), ` +
         `burst delay mean ${result.burstDelayMinutes.mean.toFixed(1)} min max ${result.burstDelayMinutes.max.toFixed(0)} min; ` +
         `usage writes: ${(w.enumerator / result.enumeratorRuns).toFixed(2)} per enumerator run, ` +

@@ -12,16 +12,19 @@
  */
 import type { Type } from 'avsc';
 import avroTypes from 'avsc/lib/types.js';
+import avroUtils from 'avsc/lib/utils.js';
 import { DataError, type Schema } from 'serverless-connect/connect';
 import { LruCache } from '../lru-cache.js';
 import { type AvroDataOptions, DEFAULT_AVRO_DATA_OPTIONS } from './avro-data-options.js';
 import { plainJson, writeAvroJson } from './avro-json.js';
 import { EXACT_LONG_TYPE } from './avro-long.js';
-import { type Convert, compileToAvro, compileToConnect } from './avro-values.js';
+import { type Convert, compileToConnect } from './avro-values.js';
+import { compileWriter, type Write } from './avro-writer.js';
 import { fromConnectSchema } from './from-connect-schema.js';
 import { toConnectSchema } from './to-connect-schema.js';
 
 const { Type: AvroType } = avroTypes;
+const { Tap } = avroUtils;
 
 /** Where values are written before their bytes are copied out (grows for larger values). */
 let scratch = Buffer.allocUnsafe(64 * 1024);
@@ -96,14 +99,14 @@ export class AvroCodec {
   /** The Connect schema of the values. */
   readonly connectSchema: Schema;
   readonly #type: Type;
-  readonly #toAvro: Convert;
+  readonly #write: Write;
   readonly #toConnect: Convert;
 
   constructor(schemaText: string, connectSchema: Schema, type: Type) {
     this.schemaText = schemaText;
     this.connectSchema = connectSchema;
     this.#type = type;
-    this.#toAvro = compileToAvro(connectSchema, type);
+    this.#write = compileWriter(connectSchema, type);
     this.#toConnect = compileToConnect(connectSchema, type);
   }
 
@@ -123,22 +126,24 @@ export class AvroCodec {
    * value does not fit the schema.
    */
   encode(value: unknown, headerSize = 0): Uint8Array {
-    const avro = this.#toAvro(value);
+    let tap = new Tap(scratch, headerSize);
     try {
-      let end = this.#type.encode(avro, scratch, headerSize);
-      if (end < 0) {
-        scratch = Buffer.allocUnsafe(Math.max(2 * scratch.length, scratch.length - end));
-        end = this.#type.encode(avro, scratch, headerSize);
+      this.#write(tap, value);
+      if (!tap.isValid()) {
+        scratch = Buffer.allocUnsafe(Math.max(2 * scratch.length, tap.pos));
+        tap = new Tap(scratch, headerSize);
+        this.#write(tap, value);
       }
-      // A copy from the pool of small Buffers: one allocation per value.
-      const out = Buffer.allocUnsafe(end);
-      scratch.copy(out, headerSize, headerSize, end);
-      return out;
     } catch (error) {
+      if (error instanceof DataError) throw error;
       throw new DataError(`Cannot encode the value as Avro: ${(error as Error).message}`, {
         cause: error,
       });
     }
+    // A copy from the pool of small Buffers: one allocation per value.
+    const out = Buffer.allocUnsafe(tap.pos);
+    scratch.copy(out, headerSize, headerSize, tap.pos);
+    return out;
   }
 
   /** The Connect value in `bytes` (all of them); DataError for bytes that do not parse. */

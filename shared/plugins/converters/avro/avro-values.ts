@@ -37,12 +37,14 @@ function nonNullBranches(type: Avsc): Type[] {
   return (type.types ?? []).filter((t) => t.typeName !== 'null');
 }
 
-function invalidType(schema: Schema, value: unknown): DataError {
+/** The DataError of a value of the wrong kind for `schema`. */
+export function invalidType(schema: Schema, value: unknown): DataError {
   const kind = value instanceof Uint8Array ? 'Uint8Array' : typeof value;
   return new DataError(`Invalid type for ${schema.type.toUpperCase()}: ${kind}`);
 }
 
-function nullFor(schema: Schema): DataError {
+/** The DataError of a null for a schema that is not optional. */
+export function nullFor(schema: Schema): DataError {
   return new DataError(`Found null value for non-optional schema ${String(schema)}`);
 }
 
